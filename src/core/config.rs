@@ -1,0 +1,129 @@
+//! The validated configuration of a circuit.
+
+use super::counts::DurationBands;
+use super::duration::{Millis, SECOND, THIRTY_DAYS, checked_millis};
+use super::error::ConfigError;
+use super::half_open::HalfOpenPolicy;
+use super::rules::OpeningRule;
+use super::window::WindowGeometry;
+
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub window: WindowGeometry,
+    pub rules: Vec<OpeningRule>,
+    pub open_duration_ms: Millis,
+    pub half_open: HalfOpenPolicy,
+    pub bands: DurationBands,
+}
+
+impl Config {
+    pub fn new(
+        time_window: f64,
+        rules: Vec<OpeningRule>,
+        open_duration: f64,
+        half_open: HalfOpenPolicy,
+    ) -> Result<Self, ConfigError> {
+        let window_ms = checked_millis(
+            "timeWindow",
+            time_window,
+            10 * SECOND,
+            3_600 * SECOND,
+            "10 to 3600 seconds",
+        )?;
+        if rules.is_empty() {
+            return Err(ConfigError::new(
+                "openingRules",
+                "[]",
+                "at least one opening rule",
+            ));
+        }
+        let open_duration_ms = checked_millis(
+            "openDuration",
+            open_duration,
+            SECOND,
+            THIRTY_DAYS,
+            "1 to 2592000 seconds (30 days)",
+        )?;
+        let bands =
+            DurationBands::new(rules.iter().filter_map(OpeningRule::slow_call_ms).collect());
+        Ok(Self {
+            window: WindowGeometry::new(window_ms),
+            rules,
+            open_duration_ms,
+            half_open,
+            bands,
+        })
+    }
+
+    /// How long a circuit's state must outlive its last change: an open
+    /// circuit must be remembered through its open and half-open time, and a
+    /// closed one as long as its counters.
+    pub fn state_ttl_ms(&self) -> Millis {
+        self.open_duration_ms + self.half_open.max_duration_ms() + self.window.counter_ttl_ms()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy() -> HalfOpenPolicy {
+        HalfOpenPolicy::permitted_calls(30.0, 1).unwrap()
+    }
+
+    fn rule() -> OpeningRule {
+        OpeningRule::failure_rate(50.0, 10).unwrap()
+    }
+
+    #[test]
+    fn limits_name_their_parameter() {
+        let err = Config::new(9.999, vec![rule()], 10.0, policy()).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Invalid timeWindow: 9.999 given, expected 10 to 3600 seconds"
+        );
+        assert_eq!(
+            Config::new(3_600.001, vec![rule()], 10.0, policy())
+                .unwrap_err()
+                .parameter,
+            "timeWindow"
+        );
+        assert_eq!(
+            Config::new(f64::INFINITY, vec![rule()], 10.0, policy())
+                .unwrap_err()
+                .parameter,
+            "timeWindow"
+        );
+        assert_eq!(
+            Config::new(60.0, vec![], 10.0, policy())
+                .unwrap_err()
+                .parameter,
+            "openingRules"
+        );
+        assert_eq!(
+            Config::new(60.0, vec![rule()], 0.999, policy())
+                .unwrap_err()
+                .parameter,
+            "openDuration"
+        );
+        assert_eq!(
+            Config::new(60.0, vec![rule()], f64::NAN, policy())
+                .unwrap_err()
+                .parameter,
+            "openDuration"
+        );
+        assert!(Config::new(10.0, vec![rule()], 1.0, policy()).is_ok());
+        assert!(Config::new(3_600.0, vec![rule()], 2_592_000.0, policy()).is_ok());
+    }
+
+    #[test]
+    fn bands_come_from_the_slow_rules() {
+        let rules = vec![
+            rule(),
+            OpeningRule::slow_call_rate(2.0, 80.0, 10).unwrap(),
+            OpeningRule::failure_or_slow_call_rate(2.0, 70.0, 10).unwrap(),
+        ];
+        let config = Config::new(60.0, rules, 10.0, policy()).unwrap();
+        assert_eq!(config.bands.band_count(), 3);
+    }
+}

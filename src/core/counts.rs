@@ -1,0 +1,186 @@
+//! What one outcome increments and what a window read returns.
+//!
+//! Each outcome increments one counter, chosen by its outcome and its duration
+//! band. The bands are delimited by the slow call durations of the configured
+//! rules: band 0 holds outcomes registered without a duration, band `i + 1`
+//! holds durations in `[d_i, d_{i+1})` with `d_0 = 0`. Without slow rules there
+//! is a single band and durations are not looked at.
+
+use super::duration::Millis;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Success,
+    Failure,
+}
+
+impl Outcome {
+    fn index(self) -> usize {
+        match self {
+            Outcome::Success => 0,
+            Outcome::Failure => 1,
+        }
+    }
+}
+
+/// The slow call durations of a configuration, sorted and distinct.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct DurationBands {
+    thresholds: Vec<Millis>,
+}
+
+impl DurationBands {
+    pub fn new(mut thresholds: Vec<Millis>) -> Self {
+        thresholds.sort_unstable();
+        thresholds.dedup();
+        Self { thresholds }
+    }
+
+    pub fn band_count(&self) -> usize {
+        if self.thresholds.is_empty() {
+            1
+        } else {
+            self.thresholds.len() + 2
+        }
+    }
+
+    /// The number of counters an outcome can land in.
+    pub fn slot_count(&self) -> usize {
+        2 * self.band_count()
+    }
+
+    fn band_of(&self, duration: Option<Millis>) -> usize {
+        match duration {
+            _ if self.thresholds.is_empty() => 0,
+            None => 0,
+            // A duration equal to a threshold is slow for it: it falls in the band above.
+            Some(duration) => {
+                1 + self
+                    .thresholds
+                    .partition_point(|&threshold| threshold <= duration)
+            }
+        }
+    }
+
+    /// The counter one outcome increments.
+    pub fn slot_of(&self, outcome: Outcome, duration: Option<Millis>) -> usize {
+        outcome.index() * self.band_count() + self.band_of(duration)
+    }
+
+    /// The first band whose durations are all at least `slow`.
+    fn first_slow_band(&self, slow: Millis) -> usize {
+        1 + self
+            .thresholds
+            .iter()
+            .position(|&threshold| threshold == slow)
+            .map(|index| index + 1)
+            .expect("slow call durations are registered in the bands")
+    }
+}
+
+/// Counter values summed over the buckets of the window, indexed by slot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowCounts<'a> {
+    pub bands: &'a DurationBands,
+    pub slots: &'a [u64],
+}
+
+impl WindowCounts<'_> {
+    fn sum(&self, outcome: Outcome, bands: std::ops::Range<usize>) -> u64 {
+        let base = outcome.index() * self.bands.band_count();
+        bands
+            .map(|band| self.slots.get(base + band).copied().unwrap_or(0))
+            .sum()
+    }
+
+    fn all_bands(&self) -> std::ops::Range<usize> {
+        0..self.bands.band_count()
+    }
+
+    fn timed_bands(&self) -> std::ops::Range<usize> {
+        1.min(self.bands.band_count())..self.bands.band_count()
+    }
+
+    pub fn total(&self) -> u64 {
+        self.sum(Outcome::Success, self.all_bands()) + self.sum(Outcome::Failure, self.all_bands())
+    }
+
+    pub fn failures(&self) -> u64 {
+        self.sum(Outcome::Failure, self.all_bands())
+    }
+
+    /// Outcomes registered with a duration.
+    pub fn timed(&self) -> u64 {
+        self.sum(Outcome::Success, self.timed_bands())
+            + self.sum(Outcome::Failure, self.timed_bands())
+    }
+
+    /// Outcomes of `outcome` that took at least `slow`.
+    pub fn slow(&self, outcome: Outcome, slow: Millis) -> u64 {
+        let first = self.bands.first_slow_band(slow);
+        self.sum(outcome, first..self.bands.band_count())
+    }
+}
+
+/// What a storage returns after recording an outcome: the window of the
+/// current generation, and the tallies of the whole generation.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Tally {
+    /// Counter values summed over the window, indexed by slot.
+    pub window: Vec<u64>,
+    /// Outcomes registered in this generation, whatever their age.
+    pub generation_outcomes: u64,
+    /// Failures registered since the last success of this generation.
+    pub consecutive_failures: u64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_slow_rules_durations_are_not_split() {
+        let bands = DurationBands::new(vec![]);
+        assert_eq!(bands.slot_count(), 2);
+        assert_eq!(bands.slot_of(Outcome::Success, Some(5_000)), 0);
+        assert_eq!(bands.slot_of(Outcome::Success, None), 0);
+        assert_eq!(bands.slot_of(Outcome::Failure, Some(1)), 1);
+    }
+
+    #[test]
+    fn a_duration_equal_to_the_threshold_is_slow() {
+        let bands = DurationBands::new(vec![2_000]);
+        assert_eq!(bands.slot_of(Outcome::Success, None), 0);
+        assert_eq!(bands.slot_of(Outcome::Success, Some(1_999)), 1);
+        assert_eq!(bands.slot_of(Outcome::Success, Some(2_000)), 2);
+        assert_eq!(bands.slot_of(Outcome::Failure, Some(2_000)), 5);
+    }
+
+    #[test]
+    fn several_thresholds_give_sorted_distinct_bands() {
+        let bands = DurationBands::new(vec![3_000, 1_000, 3_000]);
+        assert_eq!(bands.band_count(), 4);
+        assert_eq!(bands.slot_of(Outcome::Success, Some(500)), 1);
+        assert_eq!(bands.slot_of(Outcome::Success, Some(1_000)), 2);
+        assert_eq!(bands.slot_of(Outcome::Success, Some(2_999)), 2);
+        assert_eq!(bands.slot_of(Outcome::Success, Some(3_000)), 3);
+    }
+
+    #[test]
+    fn untimed_outcomes_count_in_totals_but_not_in_timed() {
+        let bands = DurationBands::new(vec![1_000]);
+        let mut slots = vec![0; bands.slot_count()];
+        slots[bands.slot_of(Outcome::Success, None)] += 1;
+        slots[bands.slot_of(Outcome::Failure, Some(1_500))] += 1;
+        slots[bands.slot_of(Outcome::Success, Some(200))] += 1;
+        let counts = WindowCounts {
+            bands: &bands,
+            slots: &slots,
+        };
+        assert_eq!(counts.total(), 3);
+        assert_eq!(counts.timed(), 2);
+        assert_eq!(counts.failures(), 1);
+        assert_eq!(counts.slow(Outcome::Failure, 1_000), 1);
+        assert_eq!(counts.slow(Outcome::Success, 1_000), 0);
+    }
+}

@@ -1,0 +1,10 @@
+//! The semantics of a circuit, in pure Rust: no PHP, no I/O, no clock.
+
+pub mod config;
+pub mod counts;
+pub mod duration;
+pub mod error;
+pub mod half_open;
+pub mod machine;
+pub mod rules;
+pub mod window;
