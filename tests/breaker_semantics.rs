@@ -27,11 +27,20 @@ impl Harness {
         let clock = Rc::new(Cell::new(T0));
         let storage_clock = clock.clone();
         let storage = InMemoryStorage::new(Box::new(move || storage_clock.get()));
-        Self { clock, storage, config, events: Vec::new() }
+        Self {
+            clock,
+            storage,
+            config,
+            events: Vec::new(),
+        }
     }
 
     fn breaker(&self) -> Breaker<'_, InMemoryStorage> {
-        Breaker { service: b"payments", config: &self.config, storage: &self.storage }
+        Breaker {
+            service: b"payments",
+            config: &self.config,
+            storage: &self.storage,
+        }
     }
 
     fn sleep(&self, ms: Millis) {
@@ -49,7 +58,8 @@ impl Harness {
     fn register(&mut self, outcome: Outcome, duration: Option<Millis>) {
         let now = self.clock.get();
         let mut events = Vec::new();
-        self.breaker().register(outcome, duration, now, &mut |event| events.push(event));
+        self.breaker()
+            .register(outcome, duration, now, &mut |event| events.push(event));
         self.events.extend(events);
     }
 
@@ -83,7 +93,13 @@ impl Harness {
 }
 
 fn failure_rate_config(window: f64, policy: HalfOpenPolicy) -> Config {
-    Config::new(window, vec![OpeningRule::failure_rate(50.0, 4).unwrap()], 10.0, policy).unwrap()
+    Config::new(
+        window,
+        vec![OpeningRule::failure_rate(50.0, 4).unwrap()],
+        10.0,
+        policy,
+    )
+    .unwrap()
 }
 
 fn single_trial() -> HalfOpenPolicy {
@@ -96,13 +112,31 @@ fn opens_rejects_and_recovers_through_a_single_trial() {
     h.succeed(2);
     h.fail(2);
     assert_eq!(h.state(), Phase::Open);
-    assert_eq!(h.acquire(), Permission::Rejected { phase: Phase::Open, retry_after_ms: Some(10_000) });
+    assert_eq!(
+        h.acquire(),
+        Permission::Rejected {
+            phase: Phase::Open,
+            retry_after_ms: Some(10_000)
+        }
+    );
     h.sleep(9_999);
-    assert_eq!(h.acquire(), Permission::Rejected { phase: Phase::Open, retry_after_ms: Some(1) });
+    assert_eq!(
+        h.acquire(),
+        Permission::Rejected {
+            phase: Phase::Open,
+            retry_after_ms: Some(1)
+        }
+    );
     h.sleep(1);
     assert_eq!(h.state(), Phase::HalfOpen);
     assert_eq!(h.acquire(), Permission::Permitted);
-    assert_eq!(h.acquire(), Permission::Rejected { phase: Phase::HalfOpen, retry_after_ms: None });
+    assert_eq!(
+        h.acquire(),
+        Permission::Rejected {
+            phase: Phase::HalfOpen,
+            retry_after_ms: None
+        }
+    );
     h.succeed(1);
     assert_eq!(h.state(), Phase::Closed);
     assert_eq!(h.transitions(), vec!["opened", "half_opened", "closed"]);
@@ -151,7 +185,10 @@ fn half_open_never_sees_the_failures_that_opened_and_closed_starts_afresh() {
 
 #[test]
 fn late_failures_count_for_half_open_and_reopen_it() {
-    let mut h = Harness::new(failure_rate_config(10.0, HalfOpenPolicy::permitted_calls(30.0, 5).unwrap()));
+    let mut h = Harness::new(failure_rate_config(
+        10.0,
+        HalfOpenPolicy::permitted_calls(30.0, 5).unwrap(),
+    ));
     h.fail(4);
     h.sleep(10_000);
     // A call started before the circuit opened fails only now, without any acquire.
@@ -200,10 +237,14 @@ fn ramp_permits_a_growing_share_and_closes_after_its_duration() {
     let mut h = Harness::new(failure_rate_config(60.0, policy));
     h.fail(4);
     h.sleep(10_000);
-    let permitted = (0..100).filter(|_| h.acquire() == Permission::Permitted).count();
+    let permitted = (0..100)
+        .filter(|_| h.acquire() == Permission::Permitted)
+        .count();
     assert_eq!(permitted, 10);
     h.sleep(30_000); // half way: 10% + 90% * 0.5 = 55%
-    let permitted = (0..100).filter(|_| h.acquire() == Permission::Permitted).count();
+    let permitted = (0..100)
+        .filter(|_| h.acquire() == Permission::Permitted)
+        .count();
     assert_eq!(permitted, 55);
     h.succeed(20);
     assert_eq!(h.state(), Phase::HalfOpen);
@@ -215,7 +256,10 @@ fn ramp_permits_a_growing_share_and_closes_after_its_duration() {
 
 #[test]
 fn permitted_calls_close_at_the_maximum_duration_when_some_never_report() {
-    let mut h = Harness::new(failure_rate_config(10.0, HalfOpenPolicy::permitted_calls(30.0, 3).unwrap()));
+    let mut h = Harness::new(failure_rate_config(
+        10.0,
+        HalfOpenPolicy::permitted_calls(30.0, 3).unwrap(),
+    ));
     h.fail(4);
     h.sleep(10_000);
     for _ in 0..3 {
@@ -250,7 +294,10 @@ fn slow_calls_open_the_circuit() {
     h.register(Outcome::Success, Some(100));
     assert_eq!(h.state(), Phase::Open);
     match &h.events[0] {
-        Event::Opened { cause, .. } => assert_eq!((cause.rule_index, cause.matching, cause.evaluated), (1, 4, 5)),
+        Event::Opened { cause, .. } => assert_eq!(
+            (cause.rule_index, cause.matching, cause.evaluated),
+            (1, 4, 5)
+        ),
         other => panic!("unexpected {other:?}"),
     }
 }
@@ -279,21 +326,51 @@ fn consecutive_failures_open_whatever_the_window_holds() {
 
 #[test]
 fn each_window_size_counts_the_right_span() {
-    for (window, bucket) in [(10.0, 1_000), (30.0, 1_000), (90.0, 1_500), (600.0, 10_000), (3_600.0, 60_000)] {
-        let mut h = Harness::new(Config::new(window, vec![OpeningRule::failure_rate(50.0, 4).unwrap()], 10.0, single_trial()).unwrap());
+    for (window, bucket) in [
+        (10.0, 1_000),
+        (30.0, 1_000),
+        (90.0, 1_500),
+        (600.0, 10_000),
+        (3_600.0, 60_000),
+    ] {
+        let mut h = Harness::new(
+            Config::new(
+                window,
+                vec![OpeningRule::failure_rate(50.0, 4).unwrap()],
+                10.0,
+                single_trial(),
+            )
+            .unwrap(),
+        );
         // Align to a bucket start, fail 3 times, then let exactly one window pass.
         let now = h.clock.get();
         h.sleep(bucket - now.rem_euclid(bucket));
         h.fail(3);
         h.sleep((window * 1000.0) as Millis - 1);
         h.fail(1);
-        assert_eq!(h.state(), Phase::Open, "window {window}: the first failures are still in");
-        let mut h = Harness::new(Config::new(window, vec![OpeningRule::failure_rate(50.0, 4).unwrap()], 10.0, single_trial()).unwrap());
+        assert_eq!(
+            h.state(),
+            Phase::Open,
+            "window {window}: the first failures are still in"
+        );
+        let mut h = Harness::new(
+            Config::new(
+                window,
+                vec![OpeningRule::failure_rate(50.0, 4).unwrap()],
+                10.0,
+                single_trial(),
+            )
+            .unwrap(),
+        );
         let now = h.clock.get();
         h.sleep(bucket - now.rem_euclid(bucket));
         h.fail(3);
         h.sleep((window * 1000.0) as Millis);
         h.fail(1);
-        assert_eq!(h.state(), Phase::Closed, "window {window}: the first failures left");
+        assert_eq!(
+            h.state(),
+            Phase::Closed,
+            "window {window}: the first failures left"
+        );
     }
 }

@@ -1,0 +1,280 @@
+//! `CircuitBreaker`: one service's circuit, over a configuration, a storage,
+//! an optional listener and a clock.
+
+use std::rc::Rc;
+
+use ext_php_rs::convert::{FromZval, IntoZval};
+use ext_php_rs::flags::DataType;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendClassObject, Zval};
+
+use super::classes::{
+    CALL_NOT_PERMITTED, STORAGE_EXCEPTION, circuit_breaker_interface, in_scope_of,
+    invalid_configuration, new_exception, storage_exception, storage_interface,
+};
+use super::clock::{Clock, ClockArg};
+use super::configuration::{Configuration, describe};
+use super::enums::State;
+use super::events::{PhpEvent, deliver};
+use super::storage::InMemoryStorage;
+use super::typed::Bytes;
+use crate::breaker::{Breaker, Event, Permission};
+use crate::core::config::Config;
+use crate::core::counts::Outcome;
+use crate::core::duration::{Millis, format_float, seconds_to_millis};
+use crate::core::error::ConfigError;
+use crate::storage::{Storage, StorageError};
+
+/// A service name: any PHP string, bytes as they are.
+pub struct ServiceName(Vec<u8>);
+
+impl<'a> FromZval<'a> for ServiceName {
+    const TYPE: DataType = DataType::String;
+    fn from_zval(zval: &'a Zval) -> Option<Self> {
+        zval.zend_str().map(|name| Self(name.as_bytes().to_vec()))
+    }
+}
+
+/// A `StorageInterface` argument.
+pub struct StorageArg<'a>(&'a Zval);
+
+impl<'a> FromZval<'a> for StorageArg<'a> {
+    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\Storage\\StorageInterface");
+    fn from_zval(zval: &'a Zval) -> Option<Self> {
+        zval.object()
+            .filter(|object| object.instance_of(storage_interface()))
+            .map(|_| Self(zval))
+    }
+}
+
+/// An `EventListenerInterface` argument.
+pub struct ListenerArg<'a>(&'a Zval);
+
+impl<'a> FromZval<'a> for ListenerArg<'a> {
+    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\Event\\EventListenerInterface");
+    fn from_zval(zval: &'a Zval) -> Option<Self> {
+        let interface = super::classes::EVENT_LISTENER_INTERFACE.get();
+        zval.object()
+            .filter(|object| object.instance_of(interface))
+            .map(|_| Self(zval))
+    }
+}
+
+/// A `Configuration` argument, kept as the PHP object for its rules.
+pub struct ConfigurationArg<'a>(&'a Zval, &'a Configuration);
+
+impl<'a> FromZval<'a> for ConfigurationArg<'a> {
+    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\Configuration");
+    fn from_zval(zval: &'a Zval) -> Option<Self> {
+        let configuration = ZendClassObject::<Configuration>::from_zend_obj(zval.object()?)?
+            .obj
+            .as_ref()?;
+        Some(Self(zval, configuration))
+    }
+}
+
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\CircuitBreaker")]
+#[php(implements(ce = circuit_breaker_interface, stub = "\\Zeusi\\CircuitBreaker\\CircuitBreakerInterface"))]
+pub struct CircuitBreaker {
+    service: Vec<u8>,
+    config: Rc<Config>,
+    /// Keeps the configured rule objects alive for `OpeningCause`.
+    configuration: Zval,
+    storage: Zval,
+    listener: Option<Zval>,
+    clock: Clock,
+}
+
+fn duration_ms(duration: Option<f64>) -> Result<Option<Millis>, PhpException> {
+    match duration {
+        None => Ok(None),
+        Some(seconds) if seconds.is_finite() && seconds >= 0.0 => {
+            Ok(Some(seconds_to_millis(seconds)))
+        }
+        Some(seconds) => Err(invalid_configuration(ConfigError::new(
+            "duration",
+            format_float(seconds),
+            "null or a finite number of seconds, at least 0",
+        ))),
+    }
+}
+
+#[php_impl]
+impl CircuitBreaker {
+    #[php(optional = eventListener)]
+    pub fn __construct(
+        service: ServiceName,
+        configuration: ConfigurationArg<'_>,
+        storage: StorageArg<'_>,
+        eventListener: Option<ListenerArg<'_>>,
+        clock: Option<ClockArg<'_>>,
+    ) -> Result<Self, PhpException> {
+        let storage_object = storage.0.object().expect("typed as StorageInterface");
+        if ZendClassObject::<InMemoryStorage>::from_zend_obj(storage_object).is_none() {
+            return Err(invalid_configuration(ConfigError::new(
+                "storage",
+                describe(storage.0),
+                "a storage of this extension (userland storages are not supported yet)",
+            )));
+        }
+        Ok(Self {
+            service: service.0,
+            config: configuration.1.config.clone(),
+            configuration: configuration.0.shallow_clone(),
+            storage: storage.0.shallow_clone(),
+            listener: eventListener.map(|listener| listener.0.shallow_clone()),
+            clock: Clock::from_arg(clock.map(|clock| clock.0)),
+        })
+    }
+
+    pub fn acquire_permission(&self) -> bool {
+        self.acquire() == Permission::Permitted
+    }
+
+    #[php(optional = duration)]
+    pub fn register_success(&self, duration: Option<f64>) -> Result<(), PhpException> {
+        self.register(Outcome::Success, duration_ms(duration)?);
+        Ok(())
+    }
+
+    #[php(optional = duration)]
+    pub fn register_failure(&self, duration: Option<f64>) -> Result<(), PhpException> {
+        self.register(Outcome::Failure, duration_ms(duration)?);
+        Ok(())
+    }
+
+    pub fn get_state(&self) -> Result<State, PhpException> {
+        let now = self.clock.now_ms();
+        self.with_storage(|breaker| breaker.state(now))
+            .map(State::from)
+            .map_err(|error| storage_exception(error.to_string()))
+    }
+
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
+    }
+}
+
+impl CircuitBreaker {
+    fn with_storage<T>(&self, run: impl FnOnce(&Breaker<'_, dyn Storage>) -> T) -> T {
+        let object = self.storage.object().expect("a storage object");
+        let storage: &dyn Storage = &ZendClassObject::<InMemoryStorage>::from_zend_obj(object)
+            .and_then(|native| native.obj.as_ref())
+            .expect("checked at construction")
+            .storage;
+        run(&Breaker {
+            service: &self.service,
+            config: &self.config,
+            storage,
+        })
+    }
+
+    /// Acquires a permission and delivers the events it caused.
+    pub fn acquire(&self) -> Permission {
+        let now = self.clock.now_ms();
+        let mut events = Vec::new();
+        let permission =
+            self.with_storage(|breaker| breaker.acquire(now, &mut |event| events.push(event)));
+        self.emit(events, now);
+        permission
+    }
+
+    pub fn register(&self, outcome: Outcome, duration_ms: Option<Millis>) {
+        let now = self.clock.now_ms();
+        let mut events = Vec::new();
+        self.with_storage(|breaker| {
+            breaker.register(outcome, duration_ms, now, &mut |event| events.push(event))
+        });
+        self.emit(events, now);
+    }
+
+    pub fn get_service_zval(&self) -> Zval {
+        Bytes(&self.service).into_zval(false).unwrap_or_default()
+    }
+
+    pub fn service_name(&self) -> String {
+        String::from_utf8_lossy(&self.service).into_owned()
+    }
+
+    /// Events are delivered once the storage work is over, so a listener
+    /// may call back into this breaker.
+    fn emit(&self, events: Vec<Event>, now: Millis) {
+        let Some(listener) = &self.listener else {
+            return;
+        };
+        let time = now as f64 / 1_000.0;
+        let service = self.service_name();
+        for event in events {
+            deliver(listener, self.php_event(event), &service, time);
+        }
+    }
+
+    fn php_event(&self, event: Event) -> PhpEvent {
+        match event {
+            Event::Opened { previous, cause } => {
+                let rule = ZendClassObject::<Configuration>::from_zend_obj(
+                    self.configuration.object().expect("an object"),
+                )
+                .and_then(|configuration| configuration.obj.as_ref())
+                .and_then(|configuration| configuration.rules.get(cause.rule_index))
+                .map(Zval::shallow_clone)
+                .unwrap_or_default();
+                PhpEvent::Opened {
+                    previous: previous.into(),
+                    rule,
+                    matching: cause.matching,
+                    evaluated: cause.evaluated,
+                }
+            }
+            Event::HalfOpened => PhpEvent::HalfOpened,
+            Event::Closed => PhpEvent::Closed,
+            Event::Rejected { phase } => PhpEvent::Rejected {
+                state: phase.into(),
+            },
+            Event::StorageFailed(error) => PhpEvent::StorageFailed {
+                exception: storage_error(&error),
+            },
+        }
+    }
+}
+
+fn storage_error(error: &StorageError) -> Zval {
+    new_exception(&STORAGE_EXCEPTION, &error.to_string())
+}
+
+/// The exception for a call the circuit did not permit.
+pub fn call_not_permitted(service: Zval, state: State, retry_after_ms: Option<Millis>) -> Zval {
+    let name = service
+        .zend_str()
+        .map(|name| String::from_utf8_lossy(name.as_bytes()).into_owned())
+        .unwrap_or_default();
+    let retry_after = retry_after_ms.map(|ms| ms as f64 / 1_000.0);
+    let message = match retry_after {
+        Some(seconds) => format!(
+            "Circuit '{name}' is {}: no call permitted for {} s",
+            state.describe(),
+            format_float(seconds)
+        ),
+        None => format!(
+            "Circuit '{name}' is {}: this call was not permitted",
+            state.describe()
+        ),
+    };
+    let mut exception = new_exception(&CALL_NOT_PERMITTED, &message);
+    if let Some(object) = exception.object_mut() {
+        in_scope_of(&CALL_NOT_PERMITTED, || {
+            let _ = object.set_property("service", service);
+            let _ = object.set_property("state", state);
+            let _ = object.set_property("retryAfter", retry_after);
+        });
+    }
+    exception
+}
+
+/// The native breaker behind a `CircuitBreakerInterface` object, if it is ours.
+pub fn native_breaker(breaker: &Zval) -> Option<&CircuitBreaker> {
+    ZendClassObject::<CircuitBreaker>::from_zend_obj(breaker.object()?)?
+        .obj
+        .as_ref()
+}

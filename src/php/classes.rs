@@ -1,0 +1,333 @@
+//! The interfaces and exception classes, registered by hand at module
+//! startup: interfaces need exact parameter types so userland classes can
+//! implement them as the documentation shows, and exceptions must extend the
+//! SPL classes, which the class macros cannot reach at startup.
+
+use std::ffi::CString;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+use ext_php_rs::args::Arg;
+use ext_php_rs::builders::{ClassBuilder, ClassProperty, FunctionBuilder};
+use ext_php_rs::convert::IntoZval;
+use ext_php_rs::exception::PhpException;
+use ext_php_rs::flags::{ClassFlags, DataType, MethodFlags, PropertyFlags};
+use ext_php_rs::types::{ZendObject, Zval};
+use ext_php_rs::zend::{ClassEntry, ExecuteData, ExecutorGlobals};
+
+/// A class entry known once registered at startup.
+pub struct ClassSlot(AtomicPtr<ClassEntry>);
+
+impl ClassSlot {
+    const fn empty() -> Self {
+        Self(AtomicPtr::new(std::ptr::null_mut()))
+    }
+
+    fn set(&self, ce: &'static mut ClassEntry) {
+        self.0.store(ce, Ordering::Release);
+    }
+
+    pub fn get(&self) -> &'static ClassEntry {
+        let ce = self.0.load(Ordering::Acquire);
+        // SAFETY: every slot is filled during module startup, before any
+        // code can run, and class entries live until module shutdown.
+        unsafe { ce.as_ref() }.expect("class registered at module startup")
+    }
+}
+
+pub const NS: &str = "Zeusi\\CircuitBreaker\\";
+
+macro_rules! class_slots {
+    ($($slot:ident),* $(,)?) => {
+        $(pub static $slot: ClassSlot = ClassSlot::empty();)*
+    };
+}
+
+class_slots!(
+    CIRCUIT_BREAKER_INTERFACE,
+    CLOCK_INTERFACE,
+    STORAGE_INTERFACE,
+    OPENING_RULE_INTERFACE,
+    HALF_OPEN_POLICY_INTERFACE,
+    RAMP_CURVE_INTERFACE,
+    EVENT_INTERFACE,
+    EVENT_LISTENER_INTERFACE,
+    OUTCOME_CLASSIFIER_INTERFACE,
+    CALL_NOT_PERMITTED,
+    STORAGE_EXCEPTION,
+    INVALID_CONFIGURATION,
+);
+
+/// `fn() -> &ClassEntry` getters for `#[php(implements(ce = ...))]`.
+pub fn circuit_breaker_interface() -> &'static ClassEntry {
+    CIRCUIT_BREAKER_INTERFACE.get()
+}
+pub fn clock_interface() -> &'static ClassEntry {
+    CLOCK_INTERFACE.get()
+}
+pub fn storage_interface() -> &'static ClassEntry {
+    STORAGE_INTERFACE.get()
+}
+pub fn opening_rule_interface() -> &'static ClassEntry {
+    OPENING_RULE_INTERFACE.get()
+}
+pub fn half_open_policy_interface() -> &'static ClassEntry {
+    HALF_OPEN_POLICY_INTERFACE.get()
+}
+pub fn ramp_curve_interface() -> &'static ClassEntry {
+    RAMP_CURVE_INTERFACE.get()
+}
+pub fn event_interface() -> &'static ClassEntry {
+    EVENT_INTERFACE.get()
+}
+pub fn outcome_classifier_interface() -> &'static ClassEntry {
+    OUTCOME_CLASSIFIER_INTERFACE.get()
+}
+
+const STATE: &str = "Zeusi\\CircuitBreaker\\State";
+const OUTCOME: &str = "Zeusi\\CircuitBreaker\\Outcome";
+
+fn abstract_method(name: &str) -> FunctionBuilder<'static> {
+    FunctionBuilder::new_abstract(name)
+}
+
+fn arg(name: &str, ty: DataType) -> Arg<'static> {
+    Arg::new(name, ty)
+}
+
+fn interface(name: &str, methods: Vec<FunctionBuilder<'static>>) -> ClassBuilder {
+    methods.into_iter().fold(
+        ClassBuilder::new(format!("{NS}{name}")).flags(ClassFlags::Interface),
+        |builder, method| builder.method(method, MethodFlags::Public | MethodFlags::Abstract),
+    )
+}
+
+/// Registers the interfaces. Runs first in module startup, so the classes
+/// registered by the macros afterwards can implement them.
+pub fn register_interfaces() -> ext_php_rs::error::Result<()> {
+    interface(
+        "CircuitBreakerInterface",
+        vec![
+            abstract_method("acquirePermission").returns(DataType::Bool, false, false),
+            abstract_method("registerSuccess")
+                .arg(
+                    arg("duration", DataType::Double)
+                        .allow_null()
+                        .default("null"),
+                )
+                .returns(DataType::Void, false, false),
+            abstract_method("registerFailure")
+                .arg(
+                    arg("duration", DataType::Double)
+                        .allow_null()
+                        .default("null"),
+                )
+                .returns(DataType::Void, false, false),
+            abstract_method("getState").returns(DataType::object(STATE), false, false),
+            abstract_method("getService").returns(DataType::String, false, false),
+        ],
+    )
+    .registration(|ce, _| CIRCUIT_BREAKER_INTERFACE.set(ce))
+    .register()?;
+    interface(
+        "Clock\\ClockInterface",
+        vec![abstract_method("now").returns(DataType::object("DateTimeImmutable"), false, false)],
+    )
+    .registration(|ce, _| CLOCK_INTERFACE.set(ce))
+    .register()?;
+    interface("Storage\\StorageInterface", vec![])
+        .registration(|ce, _| STORAGE_INTERFACE.set(ce))
+        .register()?;
+    interface("Opening\\OpeningRuleInterface", vec![])
+        .registration(|ce, _| OPENING_RULE_INTERFACE.set(ce))
+        .register()?;
+    interface(
+        "HalfOpen\\HalfOpenPolicyInterface",
+        vec![abstract_method("getMaxDuration").returns(DataType::Double, false, false)],
+    )
+    .registration(|ce, _| HALF_OPEN_POLICY_INTERFACE.set(ce))
+    .register()?;
+    interface(
+        "HalfOpen\\RampCurveInterface",
+        vec![
+            abstract_method("computeAdmissionRatio")
+                .arg(arg("progress", DataType::Double))
+                .returns(DataType::Double, false, false),
+        ],
+    )
+    .registration(|ce, _| RAMP_CURVE_INTERFACE.set(ce))
+    .register()?;
+    interface(
+        "Event\\EventInterface",
+        vec![
+            abstract_method("getService").returns(DataType::String, false, false),
+            abstract_method("getTime").returns(DataType::Double, false, false),
+        ],
+    )
+    .registration(|ce, _| EVENT_INTERFACE.set(ce))
+    .register()?;
+    interface(
+        "Event\\EventListenerInterface",
+        vec![
+            abstract_method("handleEvent")
+                .arg(arg(
+                    "event",
+                    DataType::object("Zeusi\\CircuitBreaker\\Event\\EventInterface"),
+                ))
+                .returns(DataType::Void, false, false),
+        ],
+    )
+    .registration(|ce, _| EVENT_LISTENER_INTERFACE.set(ce))
+    .register()?;
+    interface(
+        "Execution\\OutcomeClassifierInterface",
+        vec![
+            abstract_method("classifyException")
+                .arg(arg("exception", DataType::object("Throwable")))
+                .returns(DataType::object(OUTCOME), false, true),
+            abstract_method("classifyResult")
+                .arg(arg("result", DataType::Mixed))
+                .returns(DataType::object(OUTCOME), false, true),
+        ],
+    )
+    .registration(|ce, _| OUTCOME_CLASSIFIER_INTERFACE.set(ce))
+    .register()?;
+    Ok(())
+}
+
+/// Finds an SPL class entry. `ClassEntry::try_find` cannot see SPL classes
+/// during startup, but their exported globals are already set.
+fn spl_class(symbol: &str) -> &'static ClassEntry {
+    let name = CString::new(symbol).expect("symbol names have no NUL");
+    // SAFETY: dlsym with RTLD_DEFAULT only reads the loaded symbol tables.
+    let address =
+        unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) } as *const *const ClassEntry;
+    // SAFETY: the symbol is a `zend_class_entry *` global of the PHP binary,
+    // set by the SPL module, which starts before any extension.
+    unsafe { address.as_ref().and_then(|entry| entry.as_ref()) }
+        .expect("SPL is part of every PHP build")
+}
+
+fn runtime_exception() -> &'static ClassEntry {
+    spl_class("spl_ce_RuntimeException")
+}
+
+fn invalid_argument_exception() -> &'static ClassEntry {
+    spl_class("spl_ce_InvalidArgumentException")
+}
+
+/// Runs `f` with the engine's scope set to `class`, so that it can reach the
+/// protected properties of our exceptions, as their own methods would.
+pub fn in_scope_of<T>(class: &ClassSlot, f: impl FnOnce() -> T) -> T {
+    let previous = ExecutorGlobals::get().fake_scope;
+    ExecutorGlobals::get_mut().fake_scope = std::ptr::from_ref(class.get()).cast_mut();
+    let result = f();
+    ExecutorGlobals::get_mut().fake_scope = previous;
+    result
+}
+
+/// Reads a property of `$this` into the return value: the getters of
+/// `CallNotPermittedException`.
+fn return_property(execute_data: &mut ExecuteData, retval: &mut Zval, name: &str) {
+    let Some(this) = execute_data.get_self() else {
+        return;
+    };
+    match in_scope_of(&CALL_NOT_PERMITTED, || {
+        this.get_property::<&Zval>(name).map(Zval::shallow_clone)
+    }) {
+        Ok(value) => *retval = value,
+        Err(_) => retval.set_null(),
+    }
+}
+
+extern "C" fn get_service(execute_data: &mut ExecuteData, retval: &mut Zval) {
+    return_property(execute_data, retval, "service");
+}
+
+extern "C" fn get_state(execute_data: &mut ExecuteData, retval: &mut Zval) {
+    return_property(execute_data, retval, "state");
+}
+
+extern "C" fn get_retry_after(execute_data: &mut ExecuteData, retval: &mut Zval) {
+    return_property(execute_data, retval, "retryAfter");
+}
+
+fn property(name: &str, ty: DataType, nullable: bool) -> ClassProperty {
+    ClassProperty {
+        name: name.into(),
+        flags: PropertyFlags::Protected,
+        default: Some(Box::new(move || {
+            let mut default = Zval::new();
+            if nullable {
+                default.set_null()
+            } else {
+                default.set_string("", false)?
+            }
+            Ok(default)
+        })),
+        docs: &[],
+        ty: Some(ty),
+        nullable,
+        readonly: false,
+        default_stub: None,
+    }
+}
+
+/// Registers the exception classes, each extending its SPL parent.
+pub fn register_exceptions() -> ext_php_rs::error::Result<()> {
+    ClassBuilder::new(format!("{NS}Exception\\CallNotPermittedException"))
+        .extends((runtime_exception, "RuntimeException"))
+        .property(property("service", DataType::String, false))
+        .property(property("state", DataType::object(STATE), true))
+        .property(property("retryAfter", DataType::Double, true))
+        .method(
+            FunctionBuilder::new("getService", get_service).returns(DataType::String, false, false),
+            MethodFlags::Public,
+        )
+        .method(
+            FunctionBuilder::new("getState", get_state).returns(
+                DataType::object(STATE),
+                false,
+                true,
+            ),
+            MethodFlags::Public,
+        )
+        .method(
+            FunctionBuilder::new("getRetryAfter", get_retry_after).returns(
+                DataType::Double,
+                false,
+                true,
+            ),
+            MethodFlags::Public,
+        )
+        .registration(|ce, _| CALL_NOT_PERMITTED.set(ce))
+        .register()?;
+    ClassBuilder::new(format!("{NS}Exception\\StorageException"))
+        .extends((runtime_exception, "RuntimeException"))
+        .registration(|ce, _| STORAGE_EXCEPTION.set(ce))
+        .register()?;
+    ClassBuilder::new(format!("{NS}Exception\\InvalidConfigurationException"))
+        .extends((invalid_argument_exception, "InvalidArgumentException"))
+        .registration(|ce, _| INVALID_CONFIGURATION.set(ce))
+        .register()?;
+    Ok(())
+}
+
+/// An exception of one of our classes, built as `new $class($message)` so it
+/// has its file, line and trace, ready to throw or to hand to a listener.
+pub fn new_exception(class: &ClassSlot, message: &str) -> Zval {
+    let zval = ZendObject::new(class.get())
+        .into_zval(false)
+        .unwrap_or_default();
+    if let Some(object) = zval.object() {
+        let _ = object.try_call_method("__construct", vec![&message]);
+    }
+    zval
+}
+
+pub fn invalid_configuration(error: crate::core::error::ConfigError) -> PhpException {
+    PhpException::new(error.to_string(), 0, INVALID_CONFIGURATION.get())
+}
+
+pub fn storage_exception(message: String) -> PhpException {
+    PhpException::new(message, 0, STORAGE_EXCEPTION.get())
+}

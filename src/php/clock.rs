@@ -1,0 +1,183 @@
+//! Clocks: the system clock by default, a mock clock for tests, or any PHP
+//! object with a `now()` method (a PSR-20 clock).
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use ext_php_rs::convert::FromZval;
+use ext_php_rs::flags::DataType;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendClassObject, Zval};
+use ext_php_rs::zend::Function;
+
+use super::classes::{clock_interface, invalid_configuration};
+use super::typed::DateTime;
+use crate::core::duration::{Millis, format_float};
+use crate::core::error::ConfigError;
+
+fn system_seconds() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0.0, |elapsed| elapsed.as_secs_f64())
+}
+
+fn call_function(name: &str, args: Vec<&dyn ext_php_rs::convert::IntoZvalDyn>) -> Option<Zval> {
+    Function::try_from_function(name)?.try_call(args).ok()
+}
+
+/// A `DateTimeImmutable` at `seconds` since the epoch, in UTC.
+pub fn date_time(seconds: f64) -> Zval {
+    let formatted = format!("{seconds:.6}");
+    call_function(
+        "date_create_immutable_from_format",
+        vec![&"U.u", &formatted],
+    )
+    .unwrap_or_default()
+}
+
+/// Seconds since the epoch of a `DateTimeInterface`, a float or an int.
+fn seconds_of(value: &Zval) -> Option<f64> {
+    if let Some(double) = value.double() {
+        return Some(double);
+    }
+    if let Some(long) = value.long() {
+        return Some(long as f64);
+    }
+    let formatted = value
+        .object()?
+        .try_call_method("format", vec![&"U.u"])
+        .ok()?;
+    formatted.str()?.parse().ok()
+}
+
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\Clock\\SystemClock")]
+#[php(implements(ce = clock_interface, stub = "\\Zeusi\\CircuitBreaker\\Clock\\ClockInterface"))]
+pub struct SystemClock;
+
+#[php_impl]
+impl SystemClock {
+    pub fn __construct() -> Self {
+        Self
+    }
+
+    pub fn now(&self) -> DateTime {
+        DateTime(date_time(system_seconds()))
+    }
+}
+
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\Clock\\MockClock")]
+#[php(implements(ce = clock_interface, stub = "\\Zeusi\\CircuitBreaker\\Clock\\ClockInterface"))]
+pub struct MockClock {
+    seconds: std::cell::Cell<f64>,
+}
+
+#[php_impl]
+impl MockClock {
+    /// `$now` is a Unix timestamp in seconds, a date string, or a date.
+    #[php(optional = now)]
+    pub fn __construct(now: Option<&Zval>) -> Result<Self, PhpException> {
+        let default = Zval::new();
+        let now = now.unwrap_or(&default);
+        let seconds = if now.is_null() {
+            Some(system_seconds())
+        } else if now.is_string() {
+            call_function(
+                "date_create_immutable",
+                vec![&now.str().unwrap_or_default()],
+            )
+            .filter(Zval::is_object)
+            .and_then(|date| seconds_of(&date))
+        } else {
+            seconds_of(now)
+        };
+        let invalid = || {
+            invalid_configuration(ConfigError::new(
+                "now",
+                super::configuration::describe(now),
+                "a finite Unix timestamp, a date string or a DateTimeImmutable",
+            ))
+        };
+        let seconds = seconds
+            .filter(|seconds| seconds.is_finite())
+            .ok_or_else(invalid)?;
+        Ok(Self {
+            seconds: std::cell::Cell::new(seconds),
+        })
+    }
+
+    pub fn now(&self) -> DateTime {
+        DateTime(date_time(self.seconds.get()))
+    }
+
+    pub fn sleep(&self, seconds: f64) -> Result<(), PhpException> {
+        if !seconds.is_finite() || seconds < 0.0 {
+            return Err(invalid_configuration(ConfigError::new(
+                "seconds",
+                format_float(seconds),
+                "a finite number of seconds, at least 0",
+            )));
+        }
+        self.seconds.set(self.seconds.get() + seconds);
+        Ok(())
+    }
+}
+
+/// The clock a breaker or a storage reads, resolved once at construction.
+pub enum Clock {
+    System,
+    Mock(Zval),
+    Userland(Zval),
+}
+
+impl Clock {
+    /// From an optional `ClockInterface` argument.
+    pub fn from_arg(clock: Option<&Zval>) -> Self {
+        match clock.and_then(|zval| zval.object().map(|object| (zval, object))) {
+            None => Self::System,
+            Some((zval, object))
+                if ZendClassObject::<MockClock>::from_zend_obj(object).is_some() =>
+            {
+                Self::Mock(zval.shallow_clone())
+            }
+            Some((_, object))
+                if ZendClassObject::<SystemClock>::from_zend_obj(object).is_some() =>
+            {
+                Self::System
+            }
+            Some((zval, _)) => Self::Userland(zval.shallow_clone()),
+        }
+    }
+
+    pub fn now_seconds(&self) -> f64 {
+        match self {
+            Self::System => system_seconds(),
+            Self::Mock(zval) => zval
+                .object()
+                .and_then(ZendClassObject::<MockClock>::from_zend_obj)
+                .and_then(|mock| mock.obj.as_ref())
+                .map_or_else(system_seconds, |mock| mock.seconds.get()),
+            Self::Userland(zval) => zval
+                .object()
+                .and_then(|object| object.try_call_method("now", vec![]).ok())
+                .and_then(|now| seconds_of(&now))
+                .unwrap_or_else(system_seconds),
+        }
+    }
+
+    pub fn now_ms(&self) -> Millis {
+        (self.now_seconds() * 1_000.0).floor() as Millis
+    }
+}
+
+/// A `?ClockInterface` argument.
+pub struct ClockArg<'a>(pub &'a Zval);
+
+impl<'a> FromZval<'a> for ClockArg<'a> {
+    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\Clock\\ClockInterface");
+    fn from_zval(zval: &'a Zval) -> Option<Self> {
+        zval.object()
+            .filter(|object| object.instance_of(clock_interface()))
+            .map(|_| Self(zval))
+    }
+}

@@ -1,0 +1,457 @@
+//! Configuration, opening rules, half-open policies and ramp curves.
+
+use std::rc::Rc;
+
+use ext_php_rs::convert::FromZval;
+use ext_php_rs::flags::DataType;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, Zval};
+
+use super::classes::{
+    half_open_policy_interface, invalid_configuration, opening_rule_interface, ramp_curve_interface,
+};
+use crate::core::config::Config;
+use crate::core::duration::format_float;
+use crate::core::error::ConfigError;
+use crate::core::half_open::{ExponentialCurve, HalfOpenPolicy, PowerCurve, RampCurve};
+use crate::core::rules::OpeningRule;
+
+type Checked<T> = Result<T, PhpException>;
+
+fn checked<T>(result: Result<T, ConfigError>) -> Checked<T> {
+    result.map_err(invalid_configuration)
+}
+
+fn native<T: ext_php_rs::class::RegisteredClass>(object: &ZendObject) -> Option<&T> {
+    ZendClassObject::<T>::from_zend_obj(object).and_then(|object| object.obj.as_ref())
+}
+
+macro_rules! rule_class {
+    ($rust:ident, $php:literal) => {
+        #[php_class]
+        #[php(name = $php)]
+        #[php(implements(ce = opening_rule_interface, stub = "\\Zeusi\\CircuitBreaker\\Opening\\OpeningRuleInterface"))]
+        pub struct $rust {
+            pub rule: OpeningRule,
+        }
+    };
+}
+
+rule_class!(
+    FailureRateRule,
+    "Zeusi\\CircuitBreaker\\Opening\\FailureRateRule"
+);
+rule_class!(
+    SlowCallRateRule,
+    "Zeusi\\CircuitBreaker\\Opening\\SlowCallRateRule"
+);
+rule_class!(
+    FailureOrSlowCallRateRule,
+    "Zeusi\\CircuitBreaker\\Opening\\FailureOrSlowCallRateRule"
+);
+rule_class!(
+    ConsecutiveFailuresRule,
+    "Zeusi\\CircuitBreaker\\Opening\\ConsecutiveFailuresRule"
+);
+
+fn threshold_of(rule: &OpeningRule) -> f64 {
+    match *rule {
+        OpeningRule::FailureRate { threshold, .. }
+        | OpeningRule::SlowCallRate { threshold, .. }
+        | OpeningRule::FailureOrSlowCallRate { threshold, .. } => threshold,
+        OpeningRule::ConsecutiveFailures { .. } => 100.0,
+    }
+}
+
+fn minimum_of(rule: &OpeningRule) -> i64 {
+    match *rule {
+        OpeningRule::FailureRate {
+            minimum_requests, ..
+        }
+        | OpeningRule::SlowCallRate {
+            minimum_requests, ..
+        }
+        | OpeningRule::FailureOrSlowCallRate {
+            minimum_requests, ..
+        } => minimum_requests as i64,
+        OpeningRule::ConsecutiveFailures { failures } => failures as i64,
+    }
+}
+
+fn slow_of(rule: &OpeningRule) -> f64 {
+    rule.slow_call_ms().unwrap_or(0) as f64 / 1_000.0
+}
+
+#[php_impl]
+impl FailureRateRule {
+    pub fn __construct(threshold: f64, minimumRequests: i64) -> Checked<Self> {
+        Ok(Self {
+            rule: checked(OpeningRule::failure_rate(threshold, minimumRequests))?,
+        })
+    }
+    #[php(getter)]
+    pub fn get_threshold(&self) -> f64 {
+        threshold_of(&self.rule)
+    }
+    #[php(getter)]
+    pub fn get_minimum_requests(&self) -> i64 {
+        minimum_of(&self.rule)
+    }
+}
+
+#[php_impl]
+impl SlowCallRateRule {
+    pub fn __construct(
+        slowCallDuration: f64,
+        threshold: f64,
+        minimumRequests: i64,
+    ) -> Checked<Self> {
+        Ok(Self {
+            rule: checked(OpeningRule::slow_call_rate(
+                slowCallDuration,
+                threshold,
+                minimumRequests,
+            ))?,
+        })
+    }
+    #[php(getter)]
+    pub fn get_slow_call_duration(&self) -> f64 {
+        slow_of(&self.rule)
+    }
+    #[php(getter)]
+    pub fn get_threshold(&self) -> f64 {
+        threshold_of(&self.rule)
+    }
+    #[php(getter)]
+    pub fn get_minimum_requests(&self) -> i64 {
+        minimum_of(&self.rule)
+    }
+}
+
+#[php_impl]
+impl FailureOrSlowCallRateRule {
+    pub fn __construct(
+        slowCallDuration: f64,
+        threshold: f64,
+        minimumRequests: i64,
+    ) -> Checked<Self> {
+        Ok(Self {
+            rule: checked(OpeningRule::failure_or_slow_call_rate(
+                slowCallDuration,
+                threshold,
+                minimumRequests,
+            ))?,
+        })
+    }
+    #[php(getter)]
+    pub fn get_slow_call_duration(&self) -> f64 {
+        slow_of(&self.rule)
+    }
+    #[php(getter)]
+    pub fn get_threshold(&self) -> f64 {
+        threshold_of(&self.rule)
+    }
+    #[php(getter)]
+    pub fn get_minimum_requests(&self) -> i64 {
+        minimum_of(&self.rule)
+    }
+}
+
+#[php_impl]
+impl ConsecutiveFailuresRule {
+    pub fn __construct(failures: i64) -> Checked<Self> {
+        Ok(Self {
+            rule: checked(OpeningRule::consecutive_failures(failures))?,
+        })
+    }
+    #[php(getter)]
+    pub fn get_failures(&self) -> i64 {
+        minimum_of(&self.rule)
+    }
+}
+
+/// The core rule of a native rule object.
+fn rule_of(object: &ZendObject) -> Option<OpeningRule> {
+    native::<FailureRateRule>(object)
+        .map(|r| r.rule.clone())
+        .or_else(|| native::<SlowCallRateRule>(object).map(|r| r.rule.clone()))
+        .or_else(|| native::<FailureOrSlowCallRateRule>(object).map(|r| r.rule.clone()))
+        .or_else(|| native::<ConsecutiveFailuresRule>(object).map(|r| r.rule.clone()))
+}
+
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\HalfOpen\\ExponentialRampCurve")]
+#[php(implements(ce = ramp_curve_interface, stub = "\\Zeusi\\CircuitBreaker\\HalfOpen\\RampCurveInterface"))]
+pub struct ExponentialRampCurve {
+    curve: ExponentialCurve,
+}
+
+#[php_impl]
+impl ExponentialRampCurve {
+    pub fn __construct(initialRatio: f64) -> Checked<Self> {
+        Ok(Self {
+            curve: checked(ExponentialCurve::new(initialRatio))?,
+        })
+    }
+    pub fn compute_admission_ratio(&self, progress: f64) -> f64 {
+        self.curve.admission_ratio(progress)
+    }
+}
+
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\HalfOpen\\PowerRampCurve")]
+#[php(implements(ce = ramp_curve_interface, stub = "\\Zeusi\\CircuitBreaker\\HalfOpen\\RampCurveInterface"))]
+pub struct PowerRampCurve {
+    curve: PowerCurve,
+}
+
+#[php_impl]
+impl PowerRampCurve {
+    #[php(defaults(exponent = 1.0))]
+    pub fn __construct(initialRatio: f64, exponent: f64) -> Checked<Self> {
+        Ok(Self {
+            curve: checked(PowerCurve::new(initialRatio, exponent))?,
+        })
+    }
+    pub fn compute_admission_ratio(&self, progress: f64) -> f64 {
+        self.curve.admission_ratio(progress)
+    }
+}
+
+/// A curve written in PHP, called on every half-open admission.
+struct UserlandCurve {
+    object: Zval,
+}
+
+impl RampCurve for UserlandCurve {
+    fn admission_ratio(&self, progress: f64) -> f64 {
+        let ratio = self
+            .object
+            .object()
+            .and_then(|object| {
+                object
+                    .try_call_method("computeAdmissionRatio", vec![&progress])
+                    .ok()
+            })
+            .and_then(|ratio| {
+                ratio
+                    .double()
+                    .or_else(|| ratio.long().map(|long| long as f64))
+            });
+        // A curve that throws or returns nonsense admits nothing; its
+        // exception goes on to the caller, as any exception of user code.
+        ratio.unwrap_or(f64::NAN)
+    }
+}
+
+fn curve_of(curve: &Zval) -> Rc<dyn RampCurve> {
+    let object = curve.object().expect("typed as RampCurveInterface");
+    if let Some(native) = native::<ExponentialRampCurve>(object) {
+        return Rc::new(native.curve);
+    }
+    if let Some(native) = native::<PowerRampCurve>(object) {
+        return Rc::new(native.curve);
+    }
+    Rc::new(UserlandCurve {
+        object: curve.shallow_clone(),
+    })
+}
+
+/// A `RampCurveInterface` argument.
+pub struct CurveArg<'a>(&'a Zval);
+
+impl<'a> FromZval<'a> for CurveArg<'a> {
+    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\HalfOpen\\RampCurveInterface");
+    fn from_zval(zval: &'a Zval) -> Option<Self> {
+        zval.object()
+            .filter(|object| object.instance_of(ramp_curve_interface()))
+            .map(|_| Self(zval))
+    }
+}
+
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\HalfOpen\\RampPolicy")]
+#[php(implements(ce = half_open_policy_interface, stub = "\\Zeusi\\CircuitBreaker\\HalfOpen\\HalfOpenPolicyInterface"))]
+pub struct RampPolicy {
+    pub policy: HalfOpenPolicy,
+}
+
+#[php_impl]
+impl RampPolicy {
+    pub fn __construct(duration: f64, curve: CurveArg<'_>) -> Checked<Self> {
+        Ok(Self {
+            policy: checked(HalfOpenPolicy::ramp(duration, curve_of(curve.0)))?,
+        })
+    }
+
+    pub fn create_exponential(duration: f64, initialRatio: f64) -> Checked<Self> {
+        let curve = checked(ExponentialCurve::new(initialRatio))?;
+        Ok(Self {
+            policy: checked(HalfOpenPolicy::ramp(duration, Rc::new(curve)))?,
+        })
+    }
+
+    pub fn create_linear(duration: f64, initialRatio: f64) -> Checked<Self> {
+        let curve = checked(PowerCurve::new(initialRatio, 1.0))?;
+        Ok(Self {
+            policy: checked(HalfOpenPolicy::ramp(duration, Rc::new(curve)))?,
+        })
+    }
+
+    pub fn create_power(duration: f64, initialRatio: f64, exponent: f64) -> Checked<Self> {
+        let curve = checked(PowerCurve::new(initialRatio, exponent))?;
+        Ok(Self {
+            policy: checked(HalfOpenPolicy::ramp(duration, Rc::new(curve)))?,
+        })
+    }
+
+    pub fn get_max_duration(&self) -> f64 {
+        self.policy.max_duration_ms() as f64 / 1_000.0
+    }
+}
+
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\HalfOpen\\PermittedCallsPolicy")]
+#[php(implements(ce = half_open_policy_interface, stub = "\\Zeusi\\CircuitBreaker\\HalfOpen\\HalfOpenPolicyInterface"))]
+pub struct PermittedCallsPolicy {
+    pub policy: HalfOpenPolicy,
+}
+
+#[php_impl]
+impl PermittedCallsPolicy {
+    #[php(defaults(permittedCalls = 1))]
+    pub fn __construct(maxDuration: f64, permittedCalls: i64) -> Checked<Self> {
+        Ok(Self {
+            policy: checked(HalfOpenPolicy::permitted_calls(maxDuration, permittedCalls))?,
+        })
+    }
+
+    pub fn create_single_trial(maxDuration: f64) -> Checked<Self> {
+        Ok(Self {
+            policy: checked(HalfOpenPolicy::permitted_calls(maxDuration, 1))?,
+        })
+    }
+
+    pub fn get_max_duration(&self) -> f64 {
+        self.policy.max_duration_ms() as f64 / 1_000.0
+    }
+
+    #[php(getter)]
+    pub fn get_permitted_calls(&self) -> i64 {
+        match self.policy {
+            HalfOpenPolicy::PermittedCalls {
+                permitted_calls, ..
+            } => permitted_calls as i64,
+            HalfOpenPolicy::Ramp { .. } => 0,
+        }
+    }
+}
+
+/// A `HalfOpenPolicyInterface` argument.
+pub struct PolicyArg<'a>(&'a Zval);
+
+impl<'a> FromZval<'a> for PolicyArg<'a> {
+    const TYPE: DataType =
+        DataType::object("Zeusi\\CircuitBreaker\\HalfOpen\\HalfOpenPolicyInterface");
+    fn from_zval(zval: &'a Zval) -> Option<Self> {
+        zval.object()
+            .filter(|object| object.instance_of(half_open_policy_interface()))
+            .map(|_| Self(zval))
+    }
+}
+
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\Configuration")]
+pub struct Configuration {
+    pub config: Rc<Config>,
+    /// The rules as given, for `OpeningCause::$openingRule`.
+    pub rules: Vec<Zval>,
+    policy: Zval,
+}
+
+#[php_impl]
+impl Configuration {
+    pub fn __construct(
+        timeWindow: f64,
+        openingRules: &ZendHashTable,
+        openDuration: f64,
+        halfOpenPolicy: PolicyArg<'_>,
+    ) -> Checked<Self> {
+        let mut rules = Vec::with_capacity(openingRules.len());
+        let mut given = Vec::with_capacity(openingRules.len());
+        for (position, (_, value)) in openingRules.iter().enumerate() {
+            let rule = value.object().and_then(rule_of).ok_or_else(|| {
+                invalid_configuration(ConfigError::new(
+                    "openingRules",
+                    format!("{} at position {position}", describe(value)),
+                    "instances of FailureRateRule, SlowCallRateRule, FailureOrSlowCallRateRule or ConsecutiveFailuresRule",
+                ))
+            })?;
+            rules.push(rule);
+            given.push(value.shallow_clone());
+        }
+        let policy_object = halfOpenPolicy
+            .0
+            .object()
+            .expect("typed as HalfOpenPolicyInterface");
+        let policy = native::<RampPolicy>(policy_object)
+            .map(|p| p.policy.clone())
+            .or_else(|| native::<PermittedCallsPolicy>(policy_object).map(|p| p.policy.clone()))
+            .ok_or_else(|| {
+                invalid_configuration(ConfigError::new(
+                    "halfOpenPolicy",
+                    describe(halfOpenPolicy.0),
+                    "a RampPolicy or a PermittedCallsPolicy",
+                ))
+            })?;
+        let config = checked(Config::new(timeWindow, rules, openDuration, policy))?;
+        Ok(Self {
+            config: Rc::new(config),
+            rules: given,
+            policy: halfOpenPolicy.0.shallow_clone(),
+        })
+    }
+
+    #[php(getter)]
+    pub fn get_time_window(&self) -> f64 {
+        self.config.window.window_ms() as f64 / 1_000.0
+    }
+
+    #[php(getter)]
+    pub fn get_opening_rules(&self) -> Vec<Zval> {
+        self.rules.iter().map(Zval::shallow_clone).collect()
+    }
+
+    #[php(getter)]
+    pub fn get_open_duration(&self) -> f64 {
+        self.config.open_duration_ms as f64 / 1_000.0
+    }
+
+    #[php(getter)]
+    pub fn get_half_open_policy(&self) -> Zval {
+        self.policy.shallow_clone()
+    }
+}
+
+/// A value as an error message shows it.
+pub fn describe(value: &Zval) -> String {
+    if let Some(object) = value.object() {
+        return object.get_class_name().unwrap_or_else(|_| "object".into());
+    }
+    if let Some(double) = value.double() {
+        return format_float(double);
+    }
+    if let Some(long) = value.long() {
+        return long.to_string();
+    }
+    if let Some(string) = value.str() {
+        return format!("'{string}'");
+    }
+    if value.is_null() {
+        "null".into()
+    } else if value.is_array() {
+        "array".into()
+    } else {
+        "a value".into()
+    }
+}

@@ -1,0 +1,204 @@
+//! Events, and their delivery to the listener.
+
+use ext_php_rs::convert::IntoZval;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendClassObject, Zval};
+use ext_php_rs::zend::ExecutorGlobals;
+
+use super::classes::event_interface;
+use super::enums::State;
+
+macro_rules! event_class {
+    ($rust:ident, $php:literal $(, $field:ident : $ty:ty)*) => {
+        #[php_class]
+        #[php(name = $php)]
+        #[php(implements(ce = event_interface, stub = "\\Zeusi\\CircuitBreaker\\Event\\EventInterface"))]
+        pub struct $rust {
+            service: String,
+            time: f64,
+            $($field: $ty,)*
+        }
+    };
+}
+
+event_class!(CircuitOpened, "Zeusi\\CircuitBreaker\\Event\\CircuitOpened", previous_state: State, opening_cause: Zval);
+event_class!(
+    CircuitHalfOpened,
+    "Zeusi\\CircuitBreaker\\Event\\CircuitHalfOpened"
+);
+event_class!(CircuitClosed, "Zeusi\\CircuitBreaker\\Event\\CircuitClosed");
+event_class!(CallRejected, "Zeusi\\CircuitBreaker\\Event\\CallRejected", state: State);
+event_class!(StorageFailed, "Zeusi\\CircuitBreaker\\Event\\StorageFailed", exception: Zval);
+
+#[php_impl]
+impl CircuitOpened {
+    pub fn get_service(&self) -> String {
+        self.service.clone()
+    }
+    pub fn get_time(&self) -> f64 {
+        self.time
+    }
+    #[php(getter)]
+    pub fn get_previous_state(&self) -> State {
+        self.previous_state
+    }
+    /// An `OpeningCause`.
+    #[php(getter)]
+    pub fn get_opening_cause(&self) -> Zval {
+        self.opening_cause.shallow_clone()
+    }
+}
+
+#[php_impl]
+impl CircuitHalfOpened {
+    pub fn get_service(&self) -> String {
+        self.service.clone()
+    }
+    pub fn get_time(&self) -> f64 {
+        self.time
+    }
+}
+
+#[php_impl]
+impl CircuitClosed {
+    pub fn get_service(&self) -> String {
+        self.service.clone()
+    }
+    pub fn get_time(&self) -> f64 {
+        self.time
+    }
+}
+
+#[php_impl]
+impl CallRejected {
+    pub fn get_service(&self) -> String {
+        self.service.clone()
+    }
+    pub fn get_time(&self) -> f64 {
+        self.time
+    }
+    #[php(getter)]
+    pub fn get_state(&self) -> State {
+        self.state
+    }
+}
+
+#[php_impl]
+impl StorageFailed {
+    pub fn get_service(&self) -> String {
+        self.service.clone()
+    }
+    pub fn get_time(&self) -> f64 {
+        self.time
+    }
+    /// A `StorageException`.
+    #[php(getter)]
+    pub fn get_exception(&self) -> Zval {
+        self.exception.shallow_clone()
+    }
+}
+
+/// Why a circuit opened: the rule as configured and the counts that reached
+/// its threshold.
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\Opening\\OpeningCause")]
+pub struct OpeningCause {
+    opening_rule: Zval,
+    matching_outcomes: i64,
+    evaluated_outcomes: i64,
+}
+
+#[php_impl]
+impl OpeningCause {
+    /// An `OpeningRuleInterface`.
+    #[php(getter)]
+    pub fn get_opening_rule(&self) -> Zval {
+        self.opening_rule.shallow_clone()
+    }
+    #[php(getter)]
+    pub fn get_matching_outcomes(&self) -> i64 {
+        self.matching_outcomes
+    }
+    #[php(getter)]
+    pub fn get_evaluated_outcomes(&self) -> i64 {
+        self.evaluated_outcomes
+    }
+}
+
+/// An event ready for the listener.
+pub enum PhpEvent {
+    Opened {
+        previous: State,
+        rule: Zval,
+        matching: u64,
+        evaluated: u64,
+    },
+    HalfOpened,
+    Closed,
+    Rejected {
+        state: State,
+    },
+    StorageFailed {
+        exception: Zval,
+    },
+}
+
+fn object_of<T: ext_php_rs::class::RegisteredClass>(value: T) -> Zval {
+    ZendClassObject::new(value)
+        .into_zval(false)
+        .unwrap_or_default()
+}
+
+impl PhpEvent {
+    fn into_object(self, service: String, time: f64) -> Zval {
+        match self {
+            Self::Opened {
+                previous,
+                rule,
+                matching,
+                evaluated,
+            } => {
+                let cause = object_of(OpeningCause {
+                    opening_rule: rule,
+                    matching_outcomes: matching as i64,
+                    evaluated_outcomes: evaluated as i64,
+                });
+                object_of(CircuitOpened {
+                    service,
+                    time,
+                    previous_state: previous,
+                    opening_cause: cause,
+                })
+            }
+            Self::HalfOpened => object_of(CircuitHalfOpened { service, time }),
+            Self::Closed => object_of(CircuitClosed { service, time }),
+            Self::Rejected { state } => object_of(CallRejected {
+                service,
+                time,
+                state,
+            }),
+            Self::StorageFailed { exception } => object_of(StorageFailed {
+                service,
+                time,
+                exception,
+            }),
+        }
+    }
+}
+
+/// Hands an event to the listener. A listener that throws never breaks the
+/// call it observes: its exception is dropped here.
+pub fn deliver(listener: &Zval, event: PhpEvent, service: &str, time: f64) {
+    let Some(object) = listener.object() else {
+        return;
+    };
+    // Calls into PHP are skipped while an exception is pending (the
+    // caller's own, which CallExecutor rethrows): keep it aside meanwhile.
+    let pending = ExecutorGlobals::take_exception();
+    let event = event.into_object(service.to_owned(), time);
+    let _ = object.try_call_method("handleEvent", vec![&event]);
+    drop(ExecutorGlobals::take_exception());
+    if let Some(pending) = pending {
+        let _ = ext_php_rs::exception::throw_object(pending.into_zval(false).unwrap_or_default());
+    }
+}

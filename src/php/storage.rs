@@ -1,0 +1,26 @@
+//! The storage classes PHP code constructs.
+
+use ext_php_rs::prelude::*;
+
+use super::classes::storage_interface;
+use super::clock::{Clock, ClockArg};
+use crate::storage::memory::InMemoryStorage as MemoryStorage;
+
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\Storage\\InMemoryStorage")]
+#[php(implements(ce = storage_interface, stub = "\\Zeusi\\CircuitBreaker\\Storage\\StorageInterface"))]
+pub struct InMemoryStorage {
+    pub storage: MemoryStorage,
+}
+
+#[php_impl]
+impl InMemoryStorage {
+    /// `$clock` expires idle circuits; pass the breaker's clock in tests.
+    #[php(optional = clock)]
+    pub fn __construct(clock: Option<ClockArg<'_>>) -> Self {
+        let clock = Clock::from_arg(clock.map(|clock| clock.0));
+        Self {
+            storage: MemoryStorage::new(Box::new(move || clock.now_ms())),
+        }
+    }
+}
