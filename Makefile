@@ -1,0 +1,35 @@
+# The two commands of the README: `make demo` and `make test`.
+# Every target installs what it needs first (scripts/install-deps.sh).
+
+PHP        ?= php
+EXTENSION  := $(CURDIR)/build/circuit_breaker.so
+
+.PHONY: deps build test test-core test-phpt demo install clean
+
+deps:
+	@scripts/install-deps.sh
+
+# `install` and not `cp`: a running php-fpm maps the old file, and writing
+# into it in place crashes its workers.
+build: deps
+	cargo build --release
+	@mkdir -p build
+	install -m 0755 target/release/libcircuit_breaker.so $(EXTENSION)
+
+test-core: deps
+	cargo test --no-default-features
+
+test-phpt: build
+	scripts/run-phpt.sh $(EXTENSION)
+
+test: test-core test-phpt
+
+demo: build
+	$(PHP) -n -d extension=$(EXTENSION) examples/cli-demo.php
+
+install: build
+	install -m 0755 $(EXTENSION) $$(php-config --extension-dir)/circuit_breaker.so
+
+clean:
+	cargo clean
+	rm -rf build

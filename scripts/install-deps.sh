@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what building and testing need on a fresh Debian machine, and
+# nothing when it is already there. Safe to run again.
+set -euo pipefail
+
+packages=(build-essential php8.2-dev php8.2-cli libclang-dev php8.2-fpm libfcgi-bin redis-server memcached)
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+    echo "Installing: ${missing[*]}"
+    sudo_cmd=""
+    [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+    $sudo_cmd apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "cargo is missing: install Rust (1.85 or later) with rustup" >&2
+    exit 1
+fi
