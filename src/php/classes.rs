@@ -109,6 +109,7 @@ pub fn register_interfaces() -> ext_php_rs::error::Result<()> {
         vec![
             abstract_method("acquirePermission").returns(DataType::Bool, false, false),
             abstract_method("registerSuccess")
+                .not_required()
                 .arg(
                     arg("duration", DataType::Double)
                         .allow_null()
@@ -116,6 +117,7 @@ pub fn register_interfaces() -> ext_php_rs::error::Result<()> {
                 )
                 .returns(DataType::Void, false, false),
             abstract_method("registerFailure")
+                .not_required()
                 .arg(
                     arg("duration", DataType::Double)
                         .allow_null()

@@ -1,0 +1,437 @@
+<?php
+
+// Stubs of the circuit_breaker extension, for IDEs and static analysis.
+// tests/phpt/stubs-match-reflection.phpt holds them against the loaded
+// extension: a signature changed on one side only fails the tests.
+
+namespace Zeusi\CircuitBreaker {
+
+    /** The state of a circuit. */
+    enum State: string
+    {
+        case Closed = 'closed';
+        case Open = 'open';
+        case HalfOpen = 'half_open';
+    }
+
+    /** The outcome of a call, as a classifier decides it. */
+    enum Outcome: string
+    {
+        case Success = 'success';
+        case Failure = 'failure';
+    }
+
+    interface CircuitBreakerInterface
+    {
+        /** Whether the service may be called now. */
+        public function acquirePermission(): bool;
+
+        /** @param float|null $duration seconds the call took, null when unknown */
+        public function registerSuccess(?float $duration = null): void;
+
+        /** @param float|null $duration seconds the call took, null when unknown */
+        public function registerFailure(?float $duration = null): void;
+
+        /**
+         * The state the next call would find; changes nothing.
+         * @throws Exception\StorageException when the storage fails
+         */
+        public function getState(): State;
+
+        public function getService(): string;
+    }
+
+    /** A circuit protecting one service, identified by its name. It holds no state of its own. */
+    class CircuitBreaker implements CircuitBreakerInterface
+    {
+        /** @param Clock\ClockInterface|null $clock the system clock by default */
+        public function __construct(string $service, Configuration $configuration, Storage\StorageInterface $storage, ?Event\EventListenerInterface $eventListener = null, ?Clock\ClockInterface $clock = null) {}
+
+        public function acquirePermission(): bool {}
+
+        /** @throws Exception\InvalidConfigurationException for a negative or non-finite duration */
+        public function registerSuccess(?float $duration = null): void {}
+
+        /** @throws Exception\InvalidConfigurationException for a negative or non-finite duration */
+        public function registerFailure(?float $duration = null): void {}
+
+        public function getState(): State {}
+
+        public function getService(): string {}
+    }
+
+    /**
+     * @property-read float $timeWindow seconds, 10 to 3600
+     * @property-read list<Opening\OpeningRuleInterface> $openingRules
+     * @property-read float $openDuration seconds, 1 to 2592000
+     * @property-read HalfOpen\HalfOpenPolicyInterface $halfOpenPolicy
+     */
+    class Configuration
+    {
+        /** Read-only. */
+        public $halfOpenPolicy;
+        /** Read-only. */
+        public $openDuration;
+        /** Read-only. */
+        public $openingRules;
+        /** Read-only. */
+        public $timeWindow;
+
+        /**
+         * @param list<Opening\OpeningRuleInterface> $openingRules at least one
+         * @throws Exception\InvalidConfigurationException
+         */
+        public function __construct(float $timeWindow, array $openingRules, float $openDuration, HalfOpen\HalfOpenPolicyInterface $halfOpenPolicy) {}
+    }
+}
+
+namespace Zeusi\CircuitBreaker\Clock {
+
+    /** The PSR-20 signature: a class can implement both. */
+    interface ClockInterface
+    {
+        public function now(): \DateTimeImmutable;
+    }
+
+    class SystemClock implements ClockInterface
+    {
+        public function __construct() {}
+
+        public function now(): \DateTimeImmutable {}
+    }
+
+    class MockClock implements ClockInterface
+    {
+        /** @param float|string|\DateTimeImmutable $now a Unix timestamp in seconds, a date string or a date; 'now' by default */
+        public function __construct(mixed $now = 'now') {}
+
+        public function now(): \DateTimeImmutable {}
+
+        public function sleep(float $seconds): void {}
+    }
+}
+
+namespace Zeusi\CircuitBreaker\Storage {
+
+    /** Where circuits live. */
+    interface StorageInterface
+    {
+    }
+
+    /** Circuits of the current process: for tests and long-running processes. */
+    class InMemoryStorage implements StorageInterface
+    {
+        /** @param \Zeusi\CircuitBreaker\Clock\ClockInterface|null $clock expires idle circuits; pass the breaker's clock in tests */
+        public function __construct(?\Zeusi\CircuitBreaker\Clock\ClockInterface $clock = null) {}
+    }
+}
+
+namespace Zeusi\CircuitBreaker\Opening {
+
+    interface OpeningRuleInterface
+    {
+    }
+
+    /**
+     * @property-read float $threshold percentage of failed calls, 1 to 100
+     * @property-read int $minimumRequests calls in the time window, at least 1
+     */
+    class FailureRateRule implements OpeningRuleInterface
+    {
+        /** Read-only. */
+        public $minimumRequests;
+        /** Read-only. */
+        public $threshold;
+
+        public function __construct(float $threshold, int $minimumRequests) {}
+    }
+
+    /**
+     * @property-read float $slowCallDuration seconds from which a call is slow, at least 0.001
+     * @property-read float $threshold percentage of slow calls among those with a duration, 1 to 100
+     * @property-read int $minimumRequests calls with a duration in the time window, at least 1
+     */
+    class SlowCallRateRule implements OpeningRuleInterface
+    {
+        /** Read-only. */
+        public $minimumRequests;
+        /** Read-only. */
+        public $slowCallDuration;
+        /** Read-only. */
+        public $threshold;
+
+        public function __construct(float $slowCallDuration, float $threshold, int $minimumRequests) {}
+    }
+
+    /**
+     * @property-read float $slowCallDuration seconds from which a call is slow, at least 0.001
+     * @property-read float $threshold percentage of failed or slow calls, 1 to 100
+     * @property-read int $minimumRequests calls in the time window, at least 1
+     */
+    class FailureOrSlowCallRateRule implements OpeningRuleInterface
+    {
+        /** Read-only. */
+        public $minimumRequests;
+        /** Read-only. */
+        public $slowCallDuration;
+        /** Read-only. */
+        public $threshold;
+
+        public function __construct(float $slowCallDuration, float $threshold, int $minimumRequests) {}
+    }
+
+    /** @property-read int $failures failures in a row that open the circuit, at least 1 */
+    class ConsecutiveFailuresRule implements OpeningRuleInterface
+    {
+        /** Read-only. */
+        public $failures;
+
+        public function __construct(int $failures) {}
+    }
+
+    /**
+     * Why a circuit opened.
+     * @property-read OpeningRuleInterface $openingRule the rule as configured
+     * @property-read int $matchingOutcomes failed or slow calls
+     * @property-read int $evaluatedOutcomes calls the rule looked at
+     */
+    class OpeningCause
+    {
+        /** Read-only. */
+        public $evaluatedOutcomes;
+        /** Read-only. */
+        public $matchingOutcomes;
+        /** Read-only. */
+        public $openingRule;
+
+        /** Made by the breaker: calling it throws. */
+        public function __construct() {}
+    }
+}
+
+namespace Zeusi\CircuitBreaker\HalfOpen {
+
+    interface HalfOpenPolicyInterface
+    {
+        /** The longest the half-open state lasts, in seconds. */
+        public function getMaxDuration(): float;
+    }
+
+    /** Maps the progress of a ramp (0 to 1) to the ratio of calls permitted (0 to 1). */
+    interface RampCurveInterface
+    {
+        public function computeAdmissionRatio(float $progress): float;
+    }
+
+    /** ratio = initialRatio ^ (1 - progress) */
+    class ExponentialRampCurve implements RampCurveInterface
+    {
+        public function __construct(float $initialRatio) {}
+
+        public function computeAdmissionRatio(float $progress): float {}
+    }
+
+    /** ratio = initialRatio + (1 - initialRatio) * progress ^ exponent */
+    class PowerRampCurve implements RampCurveInterface
+    {
+        public function __construct(float $initialRatio, float $exponent = 1.0) {}
+
+        public function computeAdmissionRatio(float $progress): float {}
+    }
+
+    /** Permits a growing ratio of calls during its duration, then closes the circuit. */
+    class RampPolicy implements HalfOpenPolicyInterface
+    {
+        public function __construct(float $duration, RampCurveInterface $curve) {}
+
+        public static function createExponential(float $duration, float $initialRatio): RampPolicy {}
+
+        public static function createLinear(float $duration, float $initialRatio): RampPolicy {}
+
+        public static function createPower(float $duration, float $initialRatio, float $exponent): RampPolicy {}
+
+        public function getMaxDuration(): float {}
+    }
+
+    /**
+     * Permits the first calls of the half-open state; closes once they all reported, or at maxDuration.
+     * @property-read int $permittedCalls
+     */
+    class PermittedCallsPolicy implements HalfOpenPolicyInterface
+    {
+        /** Read-only. */
+        public $permittedCalls;
+
+        public function __construct(float $maxDuration, int $permittedCalls = 1) {}
+
+        public static function createSingleTrial(float $maxDuration): PermittedCallsPolicy {}
+
+        public function getMaxDuration(): float {}
+    }
+}
+
+namespace Zeusi\CircuitBreaker\Event {
+
+    interface EventInterface
+    {
+        public function getService(): string;
+
+        /** The breaker's clock at the moment of the event, in seconds since the epoch. */
+        public function getTime(): float;
+    }
+
+    interface EventListenerInterface
+    {
+        /** Exceptions thrown here are caught and ignored. */
+        public function handleEvent(EventInterface $event): void;
+    }
+
+    /**
+     * @property-read \Zeusi\CircuitBreaker\State $previousState closed, or half-open when it opened again
+     * @property-read \Zeusi\CircuitBreaker\Opening\OpeningCause $openingCause
+     */
+    class CircuitOpened implements EventInterface
+    {
+        /** Read-only. */
+        public $openingCause;
+        /** Read-only. */
+        public $previousState;
+
+        /** Made by the breaker: calling it throws. */
+        public function __construct() {}
+
+        public function getService(): string {}
+
+        public function getTime(): float {}
+    }
+
+    class CircuitHalfOpened implements EventInterface
+    {
+        /** Made by the breaker: calling it throws. */
+        public function __construct() {}
+
+        public function getService(): string {}
+
+        public function getTime(): float {}
+    }
+
+    class CircuitClosed implements EventInterface
+    {
+        /** Made by the breaker: calling it throws. */
+        public function __construct() {}
+
+        public function getService(): string {}
+
+        public function getTime(): float {}
+    }
+
+    /** @property-read \Zeusi\CircuitBreaker\State $state open or half-open */
+    class CallRejected implements EventInterface
+    {
+        /** Read-only. */
+        public $state;
+
+        /** Made by the breaker: calling it throws. */
+        public function __construct() {}
+
+        public function getService(): string {}
+
+        public function getTime(): float {}
+    }
+
+    /** @property-read \Zeusi\CircuitBreaker\Exception\StorageException $exception */
+    class StorageFailed implements EventInterface
+    {
+        /** Read-only. */
+        public $exception;
+
+        /** Made by the breaker: calling it throws. */
+        public function __construct() {}
+
+        public function getService(): string {}
+
+        public function getTime(): float {}
+    }
+}
+
+namespace Zeusi\CircuitBreaker\Exception {
+
+    class CallNotPermittedException extends \RuntimeException
+    {
+        protected $retryAfter = null;
+        protected $service = '';
+        protected $state = null;
+
+        public function getService(): string {}
+
+        public function getState(): ?\Zeusi\CircuitBreaker\State {}
+
+        /** Seconds until the circuit may permit calls again; null when rejected in half-open. */
+        public function getRetryAfter(): ?float {}
+    }
+
+    class StorageException extends \RuntimeException
+    {
+    }
+
+    /** The message names the parameter, its value and its limits. */
+    class InvalidConfigurationException extends \InvalidArgumentException
+    {
+    }
+}
+
+namespace Zeusi\CircuitBreaker\Execution {
+
+    use Zeusi\CircuitBreaker\CircuitBreakerInterface;
+    use Zeusi\CircuitBreaker\Outcome;
+
+    interface OutcomeClassifierInterface
+    {
+        /** Null registers nothing. */
+        public function classifyException(\Throwable $exception): ?Outcome;
+
+        /** Null registers nothing. */
+        public function classifyResult(mixed $result): ?Outcome;
+    }
+
+    /** Without $resultClassifier, every result is a success. */
+    class CallbackOutcomeClassifier implements OutcomeClassifierInterface
+    {
+        public function __construct(callable $exceptionClassifier, ?callable $resultClassifier = null) {}
+
+        public function classifyException(\Throwable $exception): ?Outcome {}
+
+        public function classifyResult(mixed $result): ?Outcome {}
+    }
+
+    /** Without a classifier, every exception is a failure and every result a success. */
+    class CallExecutor
+    {
+        public function __construct(CircuitBreakerInterface $breaker, ?OutcomeClassifierInterface $classifier = null) {}
+
+        /**
+         * Runs $call if permitted and registers its outcome with its duration.
+         * @throws \Zeusi\CircuitBreaker\Exception\CallNotPermittedException
+         */
+        public function execute(callable $call): mixed {}
+    }
+
+    class CallGate
+    {
+        public function __construct(CircuitBreakerInterface $breaker, ?OutcomeClassifierInterface $classifier = null) {}
+
+        /** @throws \Zeusi\CircuitBreaker\Exception\CallNotPermittedException */
+        public function admit(): Attempt {}
+    }
+
+    /** Registers only its first outcome. */
+    class Attempt
+    {
+        /** Made by the breaker: calling it throws. */
+        public function __construct() {}
+
+        public function registerResult(mixed $result, ?float $duration = null): void {}
+
+        public function registerException(\Throwable $exception, ?float $duration = null): void {}
+    }
+}
