@@ -3,16 +3,16 @@
 
 use std::rc::Rc;
 
-use ext_php_rs::convert::{FromZval, IntoZval};
-use ext_php_rs::flags::DataType;
+use super::args::{ClockArg, ConfigurationArg, ListenerArg, ServiceName, StorageArg};
+use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 
 use super::classes::{
     CALL_NOT_PERMITTED, STORAGE_EXCEPTION, circuit_breaker_interface, in_scope_of,
-    invalid_configuration, new_exception, storage_exception, storage_interface,
+    invalid_configuration, new_exception, storage_exception,
 };
-use super::clock::{Clock, ClockArg};
+use super::clock::Clock;
 use super::configuration::{Configuration, describe};
 use super::enums::State;
 use super::events::{PhpEvent, deliver};
@@ -24,54 +24,6 @@ use crate::core::counts::Outcome;
 use crate::core::duration::{Millis, format_float, seconds_to_millis};
 use crate::core::error::ConfigError;
 use crate::storage::{Storage, StorageError};
-
-/// A service name: any PHP string, bytes as they are.
-pub struct ServiceName(Vec<u8>);
-
-impl<'a> FromZval<'a> for ServiceName {
-    const TYPE: DataType = DataType::String;
-    fn from_zval(zval: &'a Zval) -> Option<Self> {
-        zval.zend_str().map(|name| Self(name.as_bytes().to_vec()))
-    }
-}
-
-/// A `StorageInterface` argument.
-pub struct StorageArg<'a>(&'a Zval);
-
-impl<'a> FromZval<'a> for StorageArg<'a> {
-    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\Storage\\StorageInterface");
-    fn from_zval(zval: &'a Zval) -> Option<Self> {
-        zval.object()
-            .filter(|object| object.instance_of(storage_interface()))
-            .map(|_| Self(zval))
-    }
-}
-
-/// An `EventListenerInterface` argument.
-pub struct ListenerArg<'a>(&'a Zval);
-
-impl<'a> FromZval<'a> for ListenerArg<'a> {
-    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\Event\\EventListenerInterface");
-    fn from_zval(zval: &'a Zval) -> Option<Self> {
-        let interface = super::classes::EVENT_LISTENER_INTERFACE.get();
-        zval.object()
-            .filter(|object| object.instance_of(interface))
-            .map(|_| Self(zval))
-    }
-}
-
-/// A `Configuration` argument, kept as the PHP object for its rules.
-pub struct ConfigurationArg<'a>(&'a Zval, &'a Configuration);
-
-impl<'a> FromZval<'a> for ConfigurationArg<'a> {
-    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\Configuration");
-    fn from_zval(zval: &'a Zval) -> Option<Self> {
-        let configuration = ZendClassObject::<Configuration>::from_zend_obj(zval.object()?)?
-            .obj
-            .as_ref()?;
-        Some(Self(zval, configuration))
-    }
-}
 
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\CircuitBreaker")]

@@ -3,8 +3,6 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use ext_php_rs::convert::FromZval;
-use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::Function;
@@ -167,17 +165,5 @@ impl Clock {
 
     pub fn now_ms(&self) -> Millis {
         (self.now_seconds() * 1_000.0).floor() as Millis
-    }
-}
-
-/// A `?ClockInterface` argument.
-pub struct ClockArg<'a>(pub &'a Zval);
-
-impl<'a> FromZval<'a> for ClockArg<'a> {
-    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\Clock\\ClockInterface");
-    fn from_zval(zval: &'a Zval) -> Option<Self> {
-        zval.object()
-            .filter(|object| object.instance_of(clock_interface()))
-            .map(|_| Self(zval))
     }
 }

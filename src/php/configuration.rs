@@ -2,8 +2,7 @@
 
 use std::rc::Rc;
 
-use ext_php_rs::convert::FromZval;
-use ext_php_rs::flags::DataType;
+use super::args::{CurveArg, PolicyArg};
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, Zval};
 
@@ -257,18 +256,6 @@ fn curve_of(curve: &Zval) -> Rc<dyn RampCurve> {
     })
 }
 
-/// A `RampCurveInterface` argument.
-pub struct CurveArg<'a>(&'a Zval);
-
-impl<'a> FromZval<'a> for CurveArg<'a> {
-    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\HalfOpen\\RampCurveInterface");
-    fn from_zval(zval: &'a Zval) -> Option<Self> {
-        zval.object()
-            .filter(|object| object.instance_of(ramp_curve_interface()))
-            .map(|_| Self(zval))
-    }
-}
-
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\HalfOpen\\RampPolicy")]
 #[php(implements(ce = half_open_policy_interface, stub = "\\Zeusi\\CircuitBreaker\\HalfOpen\\HalfOpenPolicyInterface"))]
@@ -344,19 +331,6 @@ impl PermittedCallsPolicy {
             } => permitted_calls as i64,
             HalfOpenPolicy::Ramp { .. } => 0,
         }
-    }
-}
-
-/// A `HalfOpenPolicyInterface` argument.
-pub struct PolicyArg<'a>(&'a Zval);
-
-impl<'a> FromZval<'a> for PolicyArg<'a> {
-    const TYPE: DataType =
-        DataType::object("Zeusi\\CircuitBreaker\\HalfOpen\\HalfOpenPolicyInterface");
-    fn from_zval(zval: &'a Zval) -> Option<Self> {
-        zval.object()
-            .filter(|object| object.instance_of(half_open_policy_interface()))
-            .map(|_| Self(zval))
     }
 }
 

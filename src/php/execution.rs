@@ -4,45 +4,17 @@
 use std::cell::Cell;
 use std::time::Instant;
 
+use super::args::{BreakerArg, CallableArg, ClassifierArg, ThrowableArg};
 use ext_php_rs::convert::{FromZval, IntoZval};
-use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendCallable, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
 use super::breaker::{call_not_permitted, native_breaker};
-use super::classes::{
-    CALL_NOT_PERMITTED, CIRCUIT_BREAKER_INTERFACE, OUTCOME_CLASSIFIER_INTERFACE,
-    outcome_classifier_interface,
-};
+use super::classes::{CALL_NOT_PERMITTED, outcome_classifier_interface};
 use super::enums::{Outcome, State};
 use crate::breaker::Permission;
 use crate::core::duration::seconds_to_millis;
-
-/// A `CircuitBreakerInterface` argument: ours, or a userland one (a test double).
-pub struct BreakerArg<'a>(&'a Zval);
-
-impl<'a> FromZval<'a> for BreakerArg<'a> {
-    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\CircuitBreakerInterface");
-    fn from_zval(zval: &'a Zval) -> Option<Self> {
-        zval.object()
-            .filter(|object| object.instance_of(CIRCUIT_BREAKER_INTERFACE.get()))
-            .map(|_| Self(zval))
-    }
-}
-
-/// An `OutcomeClassifierInterface` argument.
-pub struct ClassifierArg<'a>(&'a Zval);
-
-impl<'a> FromZval<'a> for ClassifierArg<'a> {
-    const TYPE: DataType =
-        DataType::object("Zeusi\\CircuitBreaker\\Execution\\OutcomeClassifierInterface");
-    fn from_zval(zval: &'a Zval) -> Option<Self> {
-        zval.object()
-            .filter(|object| object.instance_of(OUTCOME_CLASSIFIER_INTERFACE.get()))
-            .map(|_| Self(zval))
-    }
-}
 
 /// What a breaker and a classifier do for a call, shared by the executor
 /// and the gate.
@@ -214,28 +186,6 @@ impl Attempt {
         if !self.registered.replace(true) {
             self.protection.register_exception(exception.0, duration);
         }
-    }
-}
-
-/// A `\Throwable` argument.
-pub struct ThrowableArg<'a>(&'a Zval);
-
-impl<'a> FromZval<'a> for ThrowableArg<'a> {
-    const TYPE: DataType = DataType::object("Throwable");
-    fn from_zval(zval: &'a Zval) -> Option<Self> {
-        zval.object()
-            .filter(|object| object.instance_of(ext_php_rs::zend::ce::throwable()))
-            .map(|_| Self(zval))
-    }
-}
-
-/// A `callable` argument, kept to be called later.
-pub struct CallableArg<'a>(&'a Zval);
-
-impl<'a> FromZval<'a> for CallableArg<'a> {
-    const TYPE: DataType = DataType::Callable;
-    fn from_zval(zval: &'a Zval) -> Option<Self> {
-        zval.is_callable().then_some(Self(zval))
     }
 }
 

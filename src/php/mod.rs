@@ -1,5 +1,6 @@
 //! The PHP binding: classes, interfaces, enums and exceptions over the core.
 
+mod args;
 mod breaker;
 mod classes;
 mod clock;

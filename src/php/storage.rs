@@ -1,9 +1,10 @@
 //! The storage classes PHP code constructs.
 
+use super::args::ClockArg;
 use ext_php_rs::prelude::*;
 
 use super::classes::storage_interface;
-use super::clock::{Clock, ClockArg};
+use super::clock::Clock;
 use crate::storage::memory::InMemoryStorage as MemoryStorage;
 
 #[php_class]
