@@ -2,6 +2,7 @@
 //! never decides anything about a circuit.
 
 pub mod memory;
+pub mod shm;
 
 use thiserror::Error;
 
@@ -67,4 +68,10 @@ pub trait Storage {
         state: CircuitState,
         ttl_ms: Millis,
     ) -> Result<u64, StorageError>;
+
+    /// How many counters a bucket can hold, when the storage has a limit:
+    /// a configuration needing more is refused when the breaker is made.
+    fn max_slots(&self) -> Option<usize> {
+        None
+    }
 }

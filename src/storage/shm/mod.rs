@@ -1,0 +1,311 @@
+//! Circuits in a shared memory segment: every process forked from the one
+//! that made it (the workers of a PHP-FPM pool) shares them.
+//!
+//! The hot path takes no lock and makes no system call: finding a known
+//! record is a few loads, an outcome is one compare-and-set of one counter
+//! word, reading a state is one load, and a transition is one
+//! compare-and-set of the state word, whose winner alone emits the event.
+//! Only claiming a record for a new service takes the insert lock, a robust
+//! mutex that a killed holder does not leave held.
+
+mod segment;
+mod words;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::Ordering;
+
+pub use segment::{SLOTS, Segment, SegmentError};
+use segment::{InsertGuard, Record};
+use words::{
+    EMPTY, claiming_key, decode_state, encode_state, increment_counter, is_claiming, is_ready, read_counter,
+    read_tally, ready_key, update_tally,
+};
+
+use super::memory::ExpiryClock;
+use super::{OutcomeRecord, Storage, StorageError};
+use crate::core::counts::{Outcome, Tally};
+use crate::core::duration::Millis;
+use crate::core::machine::CircuitState;
+
+/// How stale `last_used` may get before a process refreshes it: records are
+/// reused only after far longer, so a fresher stamp buys nothing and would
+/// make every call write a shared cache line.
+const TOUCH_EVERY_MS: u64 = 1_000;
+
+/// A record's time to live before a process first says how long.
+const DEFAULT_TTL_MS: u64 = 3_600_000;
+
+/// The name under which a circuit is stored: the prefix and the service,
+/// length-delimited so that no two pairs make the same name.
+fn stored_name(prefix: &[u8], service: &[u8]) -> Vec<u8> {
+    let mut name = Vec::with_capacity(8 + prefix.len() + service.len());
+    name.extend_from_slice(&(prefix.len() as u64).to_le_bytes());
+    name.extend_from_slice(prefix);
+    name.extend_from_slice(service);
+    name
+}
+
+/// Two independent 64-bit hashes of a name: the first places the record,
+/// the second tells two names apart when the first collides.
+fn hashes(name: &[u8]) -> (u64, u64) {
+    let hash_with = |seed: u64| {
+        // SipHash with fixed keys: the same in every process of the binary.
+        let mut hasher = std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().build_hasher();
+        hasher.write_u64(seed);
+        hasher.write(name);
+        hasher.finish()
+    };
+    // 62 bits fit the key word; a check of 0 marks a record nobody owns.
+    (hash_with(0x9e37_79b9) >> 2, hash_with(0x85eb_ca6b) | 1)
+}
+
+thread_local! {
+    /// Where each name was last found, so known circuits skip the probing.
+    static RECORD_INDEX: RefCell<HashMap<Vec<u8>, usize>> = RefCell::new(HashMap::new());
+}
+
+pub struct SharedMemoryStorage {
+    segment: &'static Segment,
+    prefix: Vec<u8>,
+    clock: ExpiryClock,
+}
+
+impl SharedMemoryStorage {
+    pub fn new(segment: &'static Segment, prefix: Vec<u8>, clock: ExpiryClock) -> Self {
+        Self { segment, prefix, clock }
+    }
+
+    fn now(&self) -> u64 {
+        (self.clock)().max(0) as u64
+    }
+
+    /// The record of a service, if it has one.
+    fn find(&self, name: &[u8], hash: u64, check: u64) -> Option<(usize, &'static Record)> {
+        let key = ready_key(hash);
+        let owns = |record: &Record| {
+            record.key.load(Ordering::Acquire) == key && record.check.load(Ordering::Acquire) == check
+        };
+        let cached = RECORD_INDEX.with_borrow(|index| index.get(name).copied());
+        if let Some(index) = cached.filter(|&index| index < self.segment.capacity()) {
+            let record = self.segment.record(index);
+            if owns(record) {
+                return Some((index, record));
+            }
+        }
+        let capacity = self.segment.capacity();
+        let start = (hash % capacity as u64) as usize;
+        for offset in 0..capacity {
+            let index = (start + offset) % capacity;
+            let record = self.segment.record(index);
+            let current = record.key.load(Ordering::Acquire);
+            if current == EMPTY {
+                return None;
+            }
+            if current == key && record.check.load(Ordering::Acquire) == check {
+                RECORD_INDEX.with_borrow_mut(|index_of| index_of.insert(name.to_vec(), index));
+                return Some((index, record));
+            }
+        }
+        None
+    }
+
+    /// Refreshes `last_used` when stale, then checks the record is still
+    /// ours: with both sides sequentially consistent, either this process
+    /// sees a reuse that raced it, or the reusing one sees the fresh stamp.
+    fn touch(&self, record: &Record, hash: u64, check: u64, now: u64) -> bool {
+        if now.saturating_sub(record.last_used.load(Ordering::Relaxed)) < TOUCH_EVERY_MS {
+            return true;
+        }
+        record.last_used.store(now, Ordering::SeqCst);
+        record.key.load(Ordering::SeqCst) == ready_key(hash) && record.check.load(Ordering::SeqCst) == check
+    }
+
+    /// The record of a service, claimed for it when `create` and absent.
+    fn record_for(&self, service: &[u8], create: bool) -> Result<Option<&'static Record>, StorageError> {
+        let name = stored_name(&self.prefix, service);
+        let (hash, check) = hashes(&name);
+        let now = self.now();
+        // A reuse racing this call makes `touch` fail; the next lookup sees
+        // the reused record as another service's and looks further.
+        for _ in 0..3 {
+            let found = match self.find(&name, hash, check) {
+                Some(found) => Some(found),
+                None if create => Some(self.insert(&name, hash, check, now)?),
+                None => None,
+            };
+            match found {
+                None => return Ok(None),
+                Some((_, record)) if self.touch(record, hash, check, now) => return Ok(Some(record)),
+                Some(_) => RECORD_INDEX.with_borrow_mut(|index| index.remove(&name)),
+            };
+        }
+        Err(StorageError::Unavailable("the shared memory record of this circuit kept being reused".into()))
+    }
+
+    /// Claims a record under the insert lock: a free one, else the first
+    /// idle one in the probe sequence.
+    fn insert(&self, name: &[u8], hash: u64, check: u64, now: u64) -> Result<(usize, &'static Record), StorageError> {
+        let guard = self.segment.lock().map_err(|error| StorageError::Unavailable(error.to_string()))?;
+        if guard.recovered {
+            self.repair(&guard);
+        }
+        // Another process may have claimed it while this one waited.
+        if let Some(found) = self.find(name, hash, check) {
+            return Ok(found);
+        }
+        let capacity = self.segment.capacity();
+        let start = (hash % capacity as u64) as usize;
+        for offset in 0..capacity {
+            let index = (start + offset) % capacity;
+            let record = self.segment.record(index);
+            let current = record.key.load(Ordering::SeqCst);
+            if current == EMPTY {
+                record.key.store(claiming_key(hash), Ordering::SeqCst);
+                self.segment.header().records_in_use.fetch_add(1, Ordering::Relaxed);
+            } else if !(is_ready(current) && self.is_idle(record, now)) {
+                continue;
+            } else if record.key.compare_exchange(current, claiming_key(hash), Ordering::SeqCst, Ordering::SeqCst).is_err()
+                || !self.is_idle(record, now)
+            {
+                // Used again since: give it back to its service.
+                let _ = record.key.compare_exchange(claiming_key(hash), current, Ordering::SeqCst, Ordering::SeqCst);
+                continue;
+            } else {
+                self.segment.header().records_reused.fetch_add(1, Ordering::Relaxed);
+            }
+            Self::initialize(record, hash, check, now);
+            RECORD_INDEX.with_borrow_mut(|index_of| index_of.insert(name.to_vec(), index));
+            return Ok((index, record));
+        }
+        self.segment.header().allocation_failures.fetch_add(1, Ordering::Relaxed);
+        Err(StorageError::Full(format!(
+            "the shared memory holds {} circuits, all in use: raise circuit_breaker.shm_size (now {} bytes)",
+            capacity,
+            self.segment.size()
+        )))
+    }
+
+    fn is_idle(&self, record: &Record, now: u64) -> bool {
+        let ttl = match record.ttl.load(Ordering::Relaxed) {
+            0 => DEFAULT_TTL_MS,
+            ttl => ttl,
+        };
+        now.saturating_sub(record.last_used.load(Ordering::SeqCst)) > ttl
+    }
+
+    /// Makes a claimed record a fresh circuit, then publishes it.
+    fn initialize(record: &Record, hash: u64, check: u64, now: u64) {
+        record.check.store(check, Ordering::Relaxed);
+        record.state.store(encode_state(CircuitState::INITIAL), Ordering::Relaxed);
+        record.ttl.store(0, Ordering::Relaxed);
+        for tally in [&record.consecutive_failures, &record.generation_outcomes, &record.admissions] {
+            tally.store(0, Ordering::Relaxed);
+        }
+        // Counters need no reset: an idle record's buckets are older than
+        // any window, and their tags say so.
+        record.last_used.store(now, Ordering::Relaxed);
+        record.key.store(ready_key(hash), Ordering::Release);
+    }
+
+    /// After a holder of the insert lock died: a record it was claiming is
+    /// left to nobody, free to be reused. It is not emptied, which would
+    /// cut the probe sequence of records claimed after it.
+    fn repair(&self, _guard: &InsertGuard<'_>) {
+        for index in 0..self.segment.capacity() {
+            let record = self.segment.record(index);
+            let key = record.key.load(Ordering::SeqCst);
+            if is_claiming(key) {
+                record.check.store(0, Ordering::Relaxed);
+                record.last_used.store(0, Ordering::Relaxed);
+                record.key.store((key & !3) | 2, Ordering::SeqCst);
+            }
+        }
+    }
+
+    fn keep_for(record: &Record, ttl_ms: Millis) {
+        let ttl = ttl_ms.max(0) as u64;
+        if record.ttl.load(Ordering::Relaxed) != ttl {
+            record.ttl.store(ttl, Ordering::Relaxed);
+        }
+    }
+
+    /// How many circuits the segment holds, and how many it can.
+    pub fn usage(&self) -> (u64, usize) {
+        (self.segment.header().records_in_use.load(Ordering::Relaxed), self.segment.capacity())
+    }
+}
+
+impl Storage for SharedMemoryStorage {
+    fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
+        Ok(match self.record_for(service, false)? {
+            Some(record) => decode_state(record.state.load(Ordering::Acquire)),
+            None => CircuitState::INITIAL,
+        })
+    }
+
+    fn compare_and_set_state(
+        &self,
+        service: &[u8],
+        expected: CircuitState,
+        new: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        let record = self.record_for(service, true)?.expect("created");
+        Self::keep_for(record, ttl_ms);
+        Ok(record
+            .state
+            .compare_exchange(encode_state(expected), encode_state(new), Ordering::AcqRel, Ordering::Acquire)
+            .is_ok())
+    }
+
+    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
+        if record.slot_count > SLOTS {
+            return Err(StorageError::Unavailable(format!(
+                "shared memory keeps {SLOTS} counters per bucket, the configuration needs {}",
+                record.slot_count
+            )));
+        }
+        let circuit = self.record_for(service, true)?.expect("created");
+        Self::keep_for(circuit, record.state_ttl_ms);
+        let state = decode_state(circuit.state.load(Ordering::Acquire));
+        let generation = state.generation;
+        let window = record.window;
+        let now_bucket = window.bucket_at(record.now);
+        increment_counter(&circuit.counters[window.ring_slot(now_bucket)][record.slot], generation, now_bucket);
+        let generation_outcomes = update_tally(&circuit.generation_outcomes, generation, |count| count + 1);
+        let consecutive_failures = match record.outcome {
+            Outcome::Failure => update_tally(&circuit.consecutive_failures, generation, |count| count + 1),
+            Outcome::Success => update_tally(&circuit.consecutive_failures, generation, |_| 0),
+        };
+        let mut counts = vec![0; record.slot_count];
+        for bucket in window.buckets_covering(record.now) {
+            let counters = &circuit.counters[window.ring_slot(bucket)];
+            for (sum, counter) in counts.iter_mut().zip(counters) {
+                *sum += read_counter(counter, generation, bucket);
+            }
+        }
+        let tally = Tally {
+            window: counts,
+            generation_outcomes: generation_outcomes.unwrap_or_else(|| read_tally(&circuit.generation_outcomes, generation)),
+            consecutive_failures: consecutive_failures
+                .unwrap_or_else(|| read_tally(&circuit.consecutive_failures, generation)),
+        };
+        Ok((state, tally))
+    }
+
+    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+        let record = self.record_for(service, true)?.expect("created");
+        Self::keep_for(record, ttl_ms);
+        // A late caller of an older generation is past its turn.
+        Ok(update_tally(&record.admissions, state.generation, |count| count + 1).unwrap_or(u64::MAX))
+    }
+
+    fn max_slots(&self) -> Option<usize> {
+        Some(SLOTS)
+    }
+}
+
+#[cfg(test)]
+mod tests;
