@@ -16,11 +16,11 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::Ordering;
 
-pub use segment::{SLOTS, Segment, SegmentError};
 use segment::{InsertGuard, Record};
+pub use segment::{SLOTS, Segment, SegmentError};
 use words::{
-    EMPTY, claiming_key, decode_state, encode_state, increment_counter, is_claiming, is_ready, read_counter,
-    read_tally, ready_key, update_tally,
+    EMPTY, claiming_key, decode_state, encode_state, increment_counter, is_claiming, is_ready,
+    read_counter, read_tally, ready_key, update_tally,
 };
 
 use super::memory::ExpiryClock;
@@ -52,7 +52,8 @@ fn stored_name(prefix: &[u8], service: &[u8]) -> Vec<u8> {
 fn hashes(name: &[u8]) -> (u64, u64) {
     let hash_with = |seed: u64| {
         // SipHash with fixed keys: the same in every process of the binary.
-        let mut hasher = std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().build_hasher();
+        let mut hasher =
+            std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().build_hasher();
         hasher.write_u64(seed);
         hasher.write(name);
         hasher.finish()
@@ -74,7 +75,11 @@ pub struct SharedMemoryStorage {
 
 impl SharedMemoryStorage {
     pub fn new(segment: &'static Segment, prefix: Vec<u8>, clock: ExpiryClock) -> Self {
-        Self { segment, prefix, clock }
+        Self {
+            segment,
+            prefix,
+            clock,
+        }
     }
 
     fn now(&self) -> u64 {
@@ -85,7 +90,8 @@ impl SharedMemoryStorage {
     fn find(&self, name: &[u8], hash: u64, check: u64) -> Option<(usize, &'static Record)> {
         let key = ready_key(hash);
         let owns = |record: &Record| {
-            record.key.load(Ordering::Acquire) == key && record.check.load(Ordering::Acquire) == check
+            record.key.load(Ordering::Acquire) == key
+                && record.check.load(Ordering::Acquire) == check
         };
         let cached = RECORD_INDEX.with_borrow(|index| index.get(name).copied());
         if let Some(index) = cached.filter(|&index| index < self.segment.capacity()) {
@@ -119,11 +125,16 @@ impl SharedMemoryStorage {
             return true;
         }
         record.last_used.store(now, Ordering::SeqCst);
-        record.key.load(Ordering::SeqCst) == ready_key(hash) && record.check.load(Ordering::SeqCst) == check
+        record.key.load(Ordering::SeqCst) == ready_key(hash)
+            && record.check.load(Ordering::SeqCst) == check
     }
 
     /// The record of a service, claimed for it when `create` and absent.
-    fn record_for(&self, service: &[u8], create: bool) -> Result<Option<&'static Record>, StorageError> {
+    fn record_for(
+        &self,
+        service: &[u8],
+        create: bool,
+    ) -> Result<Option<&'static Record>, StorageError> {
         let name = stored_name(&self.prefix, service);
         let (hash, check) = hashes(&name);
         let now = self.now();
@@ -137,17 +148,30 @@ impl SharedMemoryStorage {
             };
             match found {
                 None => return Ok(None),
-                Some((_, record)) if self.touch(record, hash, check, now) => return Ok(Some(record)),
+                Some((_, record)) if self.touch(record, hash, check, now) => {
+                    return Ok(Some(record));
+                }
                 Some(_) => RECORD_INDEX.with_borrow_mut(|index| index.remove(&name)),
             };
         }
-        Err(StorageError::Unavailable("the shared memory record of this circuit kept being reused".into()))
+        Err(StorageError::Unavailable(
+            "the shared memory record of this circuit kept being reused".into(),
+        ))
     }
 
     /// Claims a record under the insert lock: a free one, else the first
     /// idle one in the probe sequence.
-    fn insert(&self, name: &[u8], hash: u64, check: u64, now: u64) -> Result<(usize, &'static Record), StorageError> {
-        let guard = self.segment.lock().map_err(|error| StorageError::Unavailable(error.to_string()))?;
+    fn insert(
+        &self,
+        name: &[u8],
+        hash: u64,
+        check: u64,
+        now: u64,
+    ) -> Result<(usize, &'static Record), StorageError> {
+        let guard = self
+            .segment
+            .lock()
+            .map_err(|error| StorageError::Unavailable(error.to_string()))?;
         if guard.recovered {
             self.repair(&guard);
         }
@@ -163,23 +187,45 @@ impl SharedMemoryStorage {
             let current = record.key.load(Ordering::SeqCst);
             if current == EMPTY {
                 record.key.store(claiming_key(hash), Ordering::SeqCst);
-                self.segment.header().records_in_use.fetch_add(1, Ordering::Relaxed);
+                self.segment
+                    .header()
+                    .records_in_use
+                    .fetch_add(1, Ordering::Relaxed);
             } else if !(is_ready(current) && self.is_idle(record, now)) {
                 continue;
-            } else if record.key.compare_exchange(current, claiming_key(hash), Ordering::SeqCst, Ordering::SeqCst).is_err()
+            } else if record
+                .key
+                .compare_exchange(
+                    current,
+                    claiming_key(hash),
+                    Ordering::SeqCst,
+                    Ordering::SeqCst,
+                )
+                .is_err()
                 || !self.is_idle(record, now)
             {
                 // Used again since: give it back to its service.
-                let _ = record.key.compare_exchange(claiming_key(hash), current, Ordering::SeqCst, Ordering::SeqCst);
+                let _ = record.key.compare_exchange(
+                    claiming_key(hash),
+                    current,
+                    Ordering::SeqCst,
+                    Ordering::SeqCst,
+                );
                 continue;
             } else {
-                self.segment.header().records_reused.fetch_add(1, Ordering::Relaxed);
+                self.segment
+                    .header()
+                    .records_reused
+                    .fetch_add(1, Ordering::Relaxed);
             }
             Self::initialize(record, hash, check, now);
             RECORD_INDEX.with_borrow_mut(|index_of| index_of.insert(name.to_vec(), index));
             return Ok((index, record));
         }
-        self.segment.header().allocation_failures.fetch_add(1, Ordering::Relaxed);
+        self.segment
+            .header()
+            .allocation_failures
+            .fetch_add(1, Ordering::Relaxed);
         Err(StorageError::Full(format!(
             "the shared memory holds {} circuits, all in use: raise circuit_breaker.shm_size (now {} bytes)",
             capacity,
@@ -198,9 +244,15 @@ impl SharedMemoryStorage {
     /// Makes a claimed record a fresh circuit, then publishes it.
     fn initialize(record: &Record, hash: u64, check: u64, now: u64) {
         record.check.store(check, Ordering::Relaxed);
-        record.state.store(encode_state(CircuitState::INITIAL), Ordering::Relaxed);
+        record
+            .state
+            .store(encode_state(CircuitState::INITIAL), Ordering::Relaxed);
         record.ttl.store(0, Ordering::Relaxed);
-        for tally in [&record.consecutive_failures, &record.generation_outcomes, &record.admissions] {
+        for tally in [
+            &record.consecutive_failures,
+            &record.generation_outcomes,
+            &record.admissions,
+        ] {
             tally.store(0, Ordering::Relaxed);
         }
         // Counters need no reset: an idle record's buckets are older than
@@ -233,7 +285,10 @@ impl SharedMemoryStorage {
 
     /// How many circuits the segment holds, and how many it can.
     pub fn usage(&self) -> (u64, usize) {
-        (self.segment.header().records_in_use.load(Ordering::Relaxed), self.segment.capacity())
+        (
+            self.segment.header().records_in_use.load(Ordering::Relaxed),
+            self.segment.capacity(),
+        )
     }
 }
 
@@ -256,11 +311,20 @@ impl Storage for SharedMemoryStorage {
         Self::keep_for(record, ttl_ms);
         Ok(record
             .state
-            .compare_exchange(encode_state(expected), encode_state(new), Ordering::AcqRel, Ordering::Acquire)
+            .compare_exchange(
+                encode_state(expected),
+                encode_state(new),
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            )
             .is_ok())
     }
 
-    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
+    fn record_outcome(
+        &self,
+        service: &[u8],
+        record: &OutcomeRecord,
+    ) -> Result<(CircuitState, Tally), StorageError> {
         if record.slot_count > SLOTS {
             return Err(StorageError::Unavailable(format!(
                 "shared memory keeps {SLOTS} counters per bucket, the configuration needs {}",
@@ -273,10 +337,17 @@ impl Storage for SharedMemoryStorage {
         let generation = state.generation;
         let window = record.window;
         let now_bucket = window.bucket_at(record.now);
-        increment_counter(&circuit.counters[window.ring_slot(now_bucket)][record.slot], generation, now_bucket);
-        let generation_outcomes = update_tally(&circuit.generation_outcomes, generation, |count| count + 1);
+        increment_counter(
+            &circuit.counters[window.ring_slot(now_bucket)][record.slot],
+            generation,
+            now_bucket,
+        );
+        let generation_outcomes =
+            update_tally(&circuit.generation_outcomes, generation, |count| count + 1);
         let consecutive_failures = match record.outcome {
-            Outcome::Failure => update_tally(&circuit.consecutive_failures, generation, |count| count + 1),
+            Outcome::Failure => {
+                update_tally(&circuit.consecutive_failures, generation, |count| count + 1)
+            }
             Outcome::Success => update_tally(&circuit.consecutive_failures, generation, |_| 0),
         };
         let mut counts = vec![0; record.slot_count];
@@ -288,18 +359,27 @@ impl Storage for SharedMemoryStorage {
         }
         let tally = Tally {
             window: counts,
-            generation_outcomes: generation_outcomes.unwrap_or_else(|| read_tally(&circuit.generation_outcomes, generation)),
+            generation_outcomes: generation_outcomes
+                .unwrap_or_else(|| read_tally(&circuit.generation_outcomes, generation)),
             consecutive_failures: consecutive_failures
                 .unwrap_or_else(|| read_tally(&circuit.consecutive_failures, generation)),
         };
         Ok((state, tally))
     }
 
-    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+    fn admit_half_open(
+        &self,
+        service: &[u8],
+        state: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<u64, StorageError> {
         let record = self.record_for(service, true)?.expect("created");
         Self::keep_for(record, ttl_ms);
         // A late caller of an older generation is past its turn.
-        Ok(update_tally(&record.admissions, state.generation, |count| count + 1).unwrap_or(u64::MAX))
+        Ok(
+            update_tally(&record.admissions, state.generation, |count| count + 1)
+                .unwrap_or(u64::MAX),
+        )
     }
 
     fn max_slots(&self) -> Option<usize> {

@@ -60,7 +60,9 @@ pub struct Header {
 
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
 pub enum SegmentError {
-    #[error("circuit_breaker.shm_size is {size} bytes: at least {minimum} are needed for one circuit")]
+    #[error(
+        "circuit_breaker.shm_size is {size} bytes: at least {minimum} are needed for one circuit"
+    )]
     TooSmall { size: usize, minimum: usize },
     #[error("mapping {size} bytes of shared memory failed: {reason}")]
     Map { size: usize, reason: String },
@@ -100,11 +102,18 @@ impl Segment {
             )
         };
         if address == libc::MAP_FAILED {
-            return Err(SegmentError::Map { size, reason: std::io::Error::last_os_error().to_string() });
+            return Err(SegmentError::Map {
+                size,
+                reason: std::io::Error::last_os_error().to_string(),
+            });
         }
         let base = NonNull::new(address.cast::<u8>()).expect("mmap never maps at address zero");
         let capacity = (size - size_of::<Header>()) / size_of::<Record>();
-        let segment = Self { base, len: size, capacity };
+        let segment = Self {
+            base,
+            len: size,
+            capacity,
+        };
         segment.initialize_header()?;
         Ok(segment)
     }
@@ -112,7 +121,9 @@ impl Segment {
     fn initialize_header(&self) -> Result<(), SegmentError> {
         let header = self.header();
         header.magic.store(MAGIC, Ordering::Relaxed);
-        header.capacity.store(self.capacity as u64, Ordering::Relaxed);
+        header
+            .capacity
+            .store(self.capacity as u64, Ordering::Relaxed);
         // SAFETY: the attribute is initialised by pthread_mutexattr_init
         // before use and destroyed after; the mutex lives in the mapping,
         // which nothing else uses yet, and is initialised exactly once.
@@ -120,10 +131,19 @@ impl Segment {
             let mut attributes = MaybeUninit::<libc::pthread_mutexattr_t>::uninit();
             check(libc::pthread_mutexattr_init(attributes.as_mut_ptr()))?;
             let attributes = attributes.assume_init_mut();
-            check(libc::pthread_mutexattr_setpshared(attributes, libc::PTHREAD_PROCESS_SHARED))?;
+            check(libc::pthread_mutexattr_setpshared(
+                attributes,
+                libc::PTHREAD_PROCESS_SHARED,
+            ))?;
             // Robust: a worker killed while holding it does not leave it held.
-            check(libc::pthread_mutexattr_setrobust(attributes, libc::PTHREAD_MUTEX_ROBUST))?;
-            check(libc::pthread_mutex_init(header.insert_lock.get(), attributes))?;
+            check(libc::pthread_mutexattr_setrobust(
+                attributes,
+                libc::PTHREAD_MUTEX_ROBUST,
+            ))?;
+            check(libc::pthread_mutex_init(
+                header.insert_lock.get(),
+                attributes,
+            ))?;
             libc::pthread_mutexattr_destroy(attributes);
         }
         Ok(())
@@ -144,7 +164,11 @@ impl Segment {
     }
 
     pub fn record(&self, index: usize) -> &Record {
-        assert!(index < self.capacity, "record {index} outside a table of {}", self.capacity);
+        assert!(
+            index < self.capacity,
+            "record {index} outside a table of {}",
+            self.capacity
+        );
         // SAFETY: records follow the header, each 64-byte aligned, and
         // `index < capacity` keeps this one inside the mapping; zeroed memory
         // is a valid record (every field is an atomic word).
@@ -169,16 +193,25 @@ impl Segment {
                 check(unsafe { libc::pthread_mutex_consistent(mutex) })?;
                 true
             }
-            error => return Err(SegmentError::Lock(std::io::Error::from_raw_os_error(error).to_string())),
+            error => {
+                return Err(SegmentError::Lock(
+                    std::io::Error::from_raw_os_error(error).to_string(),
+                ));
+            }
         };
-        Ok(InsertGuard { segment: self, recovered })
+        Ok(InsertGuard {
+            segment: self,
+            recovered,
+        })
     }
 }
 
 fn check(status: libc::c_int) -> Result<(), SegmentError> {
     match status {
         0 => Ok(()),
-        error => Err(SegmentError::Lock(std::io::Error::from_raw_os_error(error).to_string())),
+        error => Err(SegmentError::Lock(
+            std::io::Error::from_raw_os_error(error).to_string(),
+        )),
     }
 }
 
@@ -209,14 +242,24 @@ mod tests {
     #[test]
     fn records_are_a_few_kib_and_aligned() {
         assert_eq!(size_of::<Record>() % 64, 0);
-        assert!(size_of::<Record>() <= 8 * 1024, "{} bytes", size_of::<Record>());
+        assert!(
+            size_of::<Record>() <= 8 * 1024,
+            "{} bytes",
+            size_of::<Record>()
+        );
     }
 
     #[test]
     fn capacity_follows_the_size() {
         let segment = Segment::create(1 << 20).unwrap();
-        assert_eq!(segment.capacity(), ((1 << 20) - size_of::<Header>()) / size_of::<Record>());
-        assert!(matches!(Segment::create(100), Err(SegmentError::TooSmall { .. })));
+        assert_eq!(
+            segment.capacity(),
+            ((1 << 20) - size_of::<Header>()) / size_of::<Record>()
+        );
+        assert!(matches!(
+            Segment::create(100),
+            Err(SegmentError::TooSmall { .. })
+        ));
     }
 
     #[test]

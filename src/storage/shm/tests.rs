@@ -34,18 +34,35 @@ fn a_circuit_opens_rejects_and_recovers() {
     let clock = Rc::new(Cell::new(T0));
     let storage = storage(segment(1 << 20), &clock);
     let config = config();
-    let breaker = Breaker { service: b"payments", config: &config, storage: &storage };
+    let breaker = Breaker {
+        service: b"payments",
+        config: &config,
+        storage: &storage,
+    };
     let mut events = Vec::new();
     for _ in 0..4 {
-        breaker.register(Outcome::Failure, None, clock.get(), &mut |event| events.push(event));
+        breaker.register(Outcome::Failure, None, clock.get(), &mut |event| {
+            events.push(event)
+        });
     }
     assert_eq!(breaker.state(clock.get()).unwrap(), Phase::Open);
-    assert!(matches!(breaker.acquire(clock.get(), &mut |_| {}), Permission::Rejected { .. }));
+    assert!(matches!(
+        breaker.acquire(clock.get(), &mut |_| {}),
+        Permission::Rejected { .. }
+    ));
     clock.set(T0 + 10_000);
-    assert_eq!(breaker.acquire(clock.get(), &mut |event| events.push(event)), Permission::Permitted);
-    breaker.register(Outcome::Success, None, clock.get(), &mut |event| events.push(event));
+    assert_eq!(
+        breaker.acquire(clock.get(), &mut |event| events.push(event)),
+        Permission::Permitted
+    );
+    breaker.register(Outcome::Success, None, clock.get(), &mut |event| {
+        events.push(event)
+    });
     assert_eq!(breaker.state(clock.get()).unwrap(), Phase::Closed);
-    assert!(matches!(events.as_slice(), [Event::Opened { .. }, Event::HalfOpened, Event::Closed]));
+    assert!(matches!(
+        events.as_slice(),
+        [Event::Opened { .. }, Event::HalfOpened, Event::Closed]
+    ));
 }
 
 #[test]
@@ -56,11 +73,43 @@ fn services_and_prefixes_are_separate() {
     let shop = storage(segment, &clock);
     let other = SharedMemoryStorage::new(segment, b"other:".to_vec(), Box::new(move || T0));
     for _ in 0..4 {
-        Breaker { service: b"payments", config: &config, storage: &shop }.register(Outcome::Failure, None, T0, &mut |_| {});
+        Breaker {
+            service: b"payments",
+            config: &config,
+            storage: &shop,
+        }
+        .register(Outcome::Failure, None, T0, &mut |_| {});
     }
-    assert_eq!(Breaker { service: b"payments", config: &config, storage: &shop }.state(T0).unwrap(), Phase::Open);
-    assert_eq!(Breaker { service: b"payments", config: &config, storage: &other }.state(T0).unwrap(), Phase::Closed);
-    assert_eq!(Breaker { service: b"payment", config: &config, storage: &shop }.state(T0).unwrap(), Phase::Closed);
+    assert_eq!(
+        Breaker {
+            service: b"payments",
+            config: &config,
+            storage: &shop
+        }
+        .state(T0)
+        .unwrap(),
+        Phase::Open
+    );
+    assert_eq!(
+        Breaker {
+            service: b"payments",
+            config: &config,
+            storage: &other
+        }
+        .state(T0)
+        .unwrap(),
+        Phase::Closed
+    );
+    assert_eq!(
+        Breaker {
+            service: b"payment",
+            config: &config,
+            storage: &shop
+        }
+        .state(T0)
+        .unwrap(),
+        Phase::Closed
+    );
     // The prefix is length-delimited: "test:" + "x" differs from "test:x" + "".
     assert_ne!(stored_name(b"test:", b"x"), stored_name(b"test:x", b""));
 }
@@ -69,7 +118,10 @@ fn services_and_prefixes_are_separate() {
 fn an_unknown_circuit_takes_no_record() {
     let clock = Rc::new(Cell::new(T0));
     let storage = storage(segment(1 << 20), &clock);
-    assert_eq!(storage.load_state(b"never seen").unwrap(), CircuitState::INITIAL);
+    assert_eq!(
+        storage.load_state(b"never seen").unwrap(),
+        CircuitState::INITIAL
+    );
     assert_eq!(storage.usage().0, 0);
 }
 
@@ -80,17 +132,30 @@ fn a_full_table_fails_and_names_the_setting_to_raise() {
     let storage = storage(segment, &clock);
     let config = config();
     for service in [&b"a"[..], b"b", b"c"] {
-        Breaker { service, config: &config, storage: &storage }.register(Outcome::Success, None, T0, &mut |_| {});
+        Breaker {
+            service,
+            config: &config,
+            storage: &storage,
+        }
+        .register(Outcome::Success, None, T0, &mut |_| {});
     }
     let mut events = Vec::new();
-    Breaker { service: b"d", config: &config, storage: &storage }.register(Outcome::Success, None, T0, &mut |event| events.push(event));
+    Breaker {
+        service: b"d",
+        config: &config,
+        storage: &storage,
+    }
+    .register(Outcome::Success, None, T0, &mut |event| events.push(event));
     match events.as_slice() {
         [Event::StorageFailed(StorageError::Full(message))] => {
             assert!(message.contains("circuit_breaker.shm_size"), "{message}")
         }
         other => panic!("unexpected {other:?}"),
     }
-    assert_eq!(segment.header().allocation_failures.load(Ordering::Relaxed), 1);
+    assert_eq!(
+        segment.header().allocation_failures.load(Ordering::Relaxed),
+        1
+    );
 }
 
 fn size_of_records(count: usize) -> usize {
@@ -104,20 +169,41 @@ fn idle_records_are_reused_and_start_afresh() {
     let storage = storage(segment, &clock);
     let config = config();
     for _ in 0..4 {
-        Breaker { service: b"old", config: &config, storage: &storage }.register(Outcome::Failure, None, clock.get(), &mut |_| {});
+        Breaker {
+            service: b"old",
+            config: &config,
+            storage: &storage,
+        }
+        .register(Outcome::Failure, None, clock.get(), &mut |_| {});
     }
     assert_eq!(storage.load_state(b"old").unwrap().phase, Phase::Open);
     // Still within its time to live: the table is full.
     clock.set(T0 + config.state_ttl_ms());
     let mut failed = false;
-    Breaker { service: b"new", config: &config, storage: &storage }.register(Outcome::Success, None, clock.get(), &mut |_| failed = true);
+    Breaker {
+        service: b"new",
+        config: &config,
+        storage: &storage,
+    }
+    .register(Outcome::Success, None, clock.get(), &mut |_| failed = true);
     assert!(failed);
     clock.set(T0 + config.state_ttl_ms() + 1);
     let mut events = Vec::new();
-    Breaker { service: b"new", config: &config, storage: &storage }.register(Outcome::Failure, None, clock.get(), &mut |event| events.push(event));
+    Breaker {
+        service: b"new",
+        config: &config,
+        storage: &storage,
+    }
+    .register(Outcome::Failure, None, clock.get(), &mut |event| {
+        events.push(event)
+    });
     assert!(events.is_empty(), "{events:?}");
     assert_eq!(storage.load_state(b"new").unwrap(), CircuitState::INITIAL);
-    assert_eq!(storage.load_state(b"old").unwrap(), CircuitState::INITIAL, "the old circuit is forgotten");
+    assert_eq!(
+        storage.load_state(b"old").unwrap(),
+        CircuitState::INITIAL,
+        "the old circuit is forgotten"
+    );
     assert_eq!(segment.header().records_reused.load(Ordering::Relaxed), 1);
 }
 
@@ -136,9 +222,18 @@ fn a_record_with_another_check_is_another_service() {
     forged.key.store(ready_key(hash), Ordering::Release);
     let config = config();
     for _ in 0..4 {
-        Breaker { service: b"payments", config: &config, storage: &storage }.register(Outcome::Failure, None, T0, &mut |_| {});
+        Breaker {
+            service: b"payments",
+            config: &config,
+            storage: &storage,
+        }
+        .register(Outcome::Failure, None, T0, &mut |_| {});
     }
-    assert_eq!(decode_state(forged.state.load(Ordering::Relaxed)), CircuitState::INITIAL, "the forged record is untouched");
+    assert_eq!(
+        decode_state(forged.state.load(Ordering::Relaxed)),
+        CircuitState::INITIAL,
+        "the forged record is untouched"
+    );
     assert_eq!(storage.load_state(b"payments").unwrap().phase, Phase::Open);
 }
 
@@ -147,7 +242,15 @@ fn configurations_beyond_the_record_are_refused() {
     let clock = Rc::new(Cell::new(T0));
     let storage = storage(segment(1 << 20), &clock);
     assert_eq!(storage.max_slots(), Some(SLOTS));
-    let rules = (1..=5).map(|seconds| OpeningRule::slow_call_rate(seconds as f64, 50.0, 1).unwrap()).collect();
-    let config = Config::new(10.0, rules, 10.0, HalfOpenPolicy::permitted_calls(30.0, 1).unwrap()).unwrap();
+    let rules = (1..=5)
+        .map(|seconds| OpeningRule::slow_call_rate(seconds as f64, 50.0, 1).unwrap())
+        .collect();
+    let config = Config::new(
+        10.0,
+        rules,
+        10.0,
+        HalfOpenPolicy::permitted_calls(30.0, 1).unwrap(),
+    )
+    .unwrap();
     assert!(config.bands.slot_count() > SLOTS);
 }

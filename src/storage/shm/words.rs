@@ -62,7 +62,11 @@ fn tally(generation: u64, value: u64) -> u64 {
 /// The value of a tally for `generation`, zero when the word holds another.
 pub fn read_tally(word: &AtomicU64, generation: u64) -> u64 {
     let current = word.load(Ordering::Relaxed);
-    if tally_tag(current) == generation & GENERATION_MASK { current & TALLY_VALUE_MASK } else { 0 }
+    if tally_tag(current) == generation & GENERATION_MASK {
+        current & TALLY_VALUE_MASK
+    } else {
+        0
+    }
 }
 
 /// Applies `change` to the tally of `generation` (zero when the word holds
@@ -81,7 +85,12 @@ pub fn update_tally(word: &AtomicU64, generation: u64, change: impl Fn(u64) -> u
             0
         };
         let next = change(value).min(TALLY_VALUE_MASK);
-        match word.compare_exchange_weak(current, tally(wanted, next), Ordering::AcqRel, Ordering::Relaxed) {
+        match word.compare_exchange_weak(
+            current,
+            tally(wanted, next),
+            Ordering::AcqRel,
+            Ordering::Relaxed,
+        ) {
             Ok(_) => return Some(next),
             Err(actual) => current = actual,
         }
@@ -108,7 +117,12 @@ fn counter_is_ahead(stored: u64, wanted: u64) -> bool {
     if stored_generation != wanted_generation {
         return is_ahead(stored_generation, wanted_generation, 12, 64);
     }
-    is_ahead(stored & BUCKET_MASK, wanted & BUCKET_MASK, BUCKET_BITS, 1 << 20)
+    is_ahead(
+        stored & BUCKET_MASK,
+        wanted & BUCKET_MASK,
+        BUCKET_BITS,
+        1 << 20,
+    )
 }
 
 /// Counts one outcome in the counter of `bucket` and `generation`. An
@@ -140,7 +154,11 @@ pub fn increment_counter(word: &AtomicU64, generation: u64, bucket: i64) {
 /// The count of a counter for `bucket` and `generation`, zero otherwise.
 pub fn read_counter(word: &AtomicU64, generation: u64, bucket: i64) -> u64 {
     let current = word.load(Ordering::Relaxed);
-    if current >> COUNT_BITS == counter_tag(generation, bucket) { current & COUNT_MASK } else { 0 }
+    if current >> COUNT_BITS == counter_tag(generation, bucket) {
+        current & COUNT_MASK
+    } else {
+        0
+    }
 }
 
 // Key word: [hash:62][status:2].
@@ -172,13 +190,25 @@ mod tests {
     fn states_round_trip() {
         for state in [
             CircuitState::INITIAL,
-            CircuitState { phase: Phase::Open, generation: 7, since: 1_764_000_000_123 },
-            CircuitState { phase: Phase::HalfOpen, generation: 65_535, since: 1 },
+            CircuitState {
+                phase: Phase::Open,
+                generation: 7,
+                since: 1_764_000_000_123,
+            },
+            CircuitState {
+                phase: Phase::HalfOpen,
+                generation: 65_535,
+                since: 1,
+            },
         ] {
             assert_eq!(decode_state(encode_state(state)), state);
         }
         // Generations wrap: equality is all a compare-and-set needs.
-        let wrapped = CircuitState { phase: Phase::Closed, generation: 65_536, since: 5 };
+        let wrapped = CircuitState {
+            phase: Phase::Closed,
+            generation: 65_536,
+            since: 5,
+        };
         assert_eq!(decode_state(encode_state(wrapped)).generation, 0);
     }
 
@@ -190,7 +220,11 @@ mod tests {
         assert_eq!(read_tally(&word, 3), 2);
         assert_eq!(read_tally(&word, 4), 0);
         assert_eq!(update_tally(&word, 4, |v| v + 1), Some(1));
-        assert_eq!(update_tally(&word, 3, |v| v + 1), None, "a late writer of generation 3");
+        assert_eq!(
+            update_tally(&word, 3, |v| v + 1),
+            None,
+            "a late writer of generation 3"
+        );
         assert_eq!(read_tally(&word, 4), 1);
         assert_eq!(update_tally(&word, 4, |_| 0), Some(0));
         // A generation far behind after wrapping is old: replaced.

@@ -1,0 +1,346 @@
+//! The shared-memory storage under real processes: forked workers counting
+//! at once, racing to make transitions, and killed with SIGKILL at any
+//! instruction. A plain `main` (no test harness) so that no other thread
+//! exists when the test forks.
+
+use std::io::{Read, Write};
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use circuit_breaker::breaker::{Breaker, Event, Permission};
+use circuit_breaker::core::config::Config;
+use circuit_breaker::core::counts::Outcome;
+use circuit_breaker::core::duration::Millis;
+use circuit_breaker::core::half_open::HalfOpenPolicy;
+use circuit_breaker::core::rules::OpeningRule;
+use circuit_breaker::storage::shm::{Segment, SharedMemoryStorage};
+use circuit_breaker::storage::{OutcomeRecord, Storage};
+
+const T0: Millis = 1_764_000_000_000;
+
+fn storage(segment: &'static Segment, now: Millis) -> SharedMemoryStorage {
+    SharedMemoryStorage::new(segment, Vec::new(), Box::new(move || now))
+}
+
+fn config(window: f64) -> Config {
+    Config::new(
+        window,
+        vec![OpeningRule::failure_rate(50.0, 20).unwrap()],
+        10.0,
+        HalfOpenPolicy::permitted_calls(30.0, 1).unwrap(),
+    )
+    .unwrap()
+}
+
+/// Forks a child running `work`, which must not return.
+fn fork(work: impl FnOnce()) -> libc::pid_t {
+    // SAFETY: this process has a single thread (no test harness), so the
+    // child starts with a consistent heap; it leaves through `_exit`.
+    match unsafe { libc::fork() } {
+        -1 => panic!("fork failed: {}", std::io::Error::last_os_error()),
+        0 => {
+            work();
+            // SAFETY: ends the child without running the parent's destructors.
+            unsafe { libc::_exit(0) }
+        }
+        pid => pid,
+    }
+}
+
+fn wait_for(pid: libc::pid_t) -> i32 {
+    let mut status = 0;
+    // SAFETY: `pid` is a child of this process.
+    unsafe { libc::waitpid(pid, &mut status, 0) };
+    status
+}
+
+fn pipe() -> (std::fs::File, std::fs::File) {
+    let mut fds = [0; 2];
+    // SAFETY: `fds` has room for the two descriptors pipe writes.
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    // SAFETY: both descriptors were just opened and are owned here only.
+    unsafe {
+        (
+            OwnedFd::from_raw_fd(fds[0]).into(),
+            OwnedFd::from_raw_fd(fds[1]).into(),
+        )
+    }
+}
+
+/// Words shared with the children, for their progress.
+fn shared_words(count: usize) -> &'static [AtomicU64] {
+    let size = count * std::mem::size_of::<AtomicU64>();
+    // SAFETY: an anonymous shared mapping, checked, zeroed by the kernel;
+    // zeroed memory is valid `AtomicU64`s, and it is never unmapped.
+    unsafe {
+        let address = libc::mmap(
+            std::ptr::null_mut(),
+            size,
+            libc::PROT_READ | libc::PROT_WRITE,
+            libc::MAP_SHARED | libc::MAP_ANONYMOUS,
+            -1,
+            0,
+        );
+        assert_ne!(address, libc::MAP_FAILED);
+        std::slice::from_raw_parts(address.cast::<AtomicU64>(), count)
+    }
+}
+
+fn segment() -> &'static Segment {
+    Box::leak(Box::new(Segment::create(8 << 20).unwrap()))
+}
+
+/// Reads the counts of `service` by counting one more success.
+fn successes_counted(
+    storage: &SharedMemoryStorage,
+    config: &Config,
+    service: &[u8],
+    now: Millis,
+) -> (u64, u64) {
+    let record = OutcomeRecord {
+        outcome: Outcome::Success,
+        slot: config.bands.slot_of(Outcome::Success, None),
+        slot_count: config.bands.slot_count(),
+        window: config.window,
+        now,
+        state_ttl_ms: config.state_ttl_ms(),
+    };
+    let (_, tally) = storage.record_outcome(service, &record).unwrap();
+    (tally.window[record.slot] - 1, tally.generation_outcomes - 1)
+}
+
+fn no_increment_is_lost() {
+    const WORKERS: usize = 4;
+    const OUTCOMES: usize = 100_000;
+    let segment = segment();
+    let config = config(3_600.0);
+    let children: Vec<_> = (0..WORKERS)
+        .map(|_| {
+            fork(|| {
+                let storage = storage(segment, T0);
+                let breaker = Breaker {
+                    service: b"counted",
+                    config: &config,
+                    storage: &storage,
+                };
+                for _ in 0..OUTCOMES {
+                    breaker.register(Outcome::Success, None, T0, &mut |event| {
+                        panic!("unexpected {event:?}")
+                    });
+                }
+            })
+        })
+        .collect();
+    for child in children {
+        assert_eq!(wait_for(child), 0);
+    }
+    let counted = successes_counted(&storage(segment, T0), &config, b"counted", T0);
+    assert_eq!(
+        counted,
+        ((WORKERS * OUTCOMES) as u64, (WORKERS * OUTCOMES) as u64)
+    );
+}
+
+/// Each child reports its events through a pipe, one letter each.
+fn race(
+    segment: &'static Segment,
+    config: &Config,
+    workers: usize,
+    work: impl Fn(&Breaker<'_, SharedMemoryStorage>, &mut dyn FnMut(Event)) + Copy,
+) -> String {
+    let (mut reader, writer) = pipe();
+    let children: Vec<_> = (0..workers)
+        .map(|_| {
+            let mut writer = writer.try_clone().unwrap();
+            fork(move || {
+                let storage = storage(segment, T0);
+                let breaker = Breaker {
+                    service: b"raced",
+                    config,
+                    storage: &storage,
+                };
+                let mut letters = String::new();
+                work(&breaker, &mut |event| {
+                    letters.push(match event {
+                        Event::Opened { .. } => 'O',
+                        Event::HalfOpened => 'H',
+                        Event::Closed => 'C',
+                        Event::Rejected { .. } => 'r',
+                        Event::StorageFailed(_) => 'F',
+                    })
+                });
+                writer.write_all(letters.as_bytes()).unwrap();
+            })
+        })
+        .collect();
+    drop(writer);
+    for child in children {
+        assert_eq!(wait_for(child), 0);
+    }
+    let mut letters = String::new();
+    reader.read_to_string(&mut letters).unwrap();
+    letters
+}
+
+fn each_transition_is_emitted_once() {
+    let segment = segment();
+    let config = config(60.0);
+    // Eight workers fail at once: the circuit opens once.
+    let letters = race(segment, &config, 8, |breaker, emit| {
+        for _ in 0..200 {
+            breaker.register(Outcome::Failure, None, T0, emit);
+        }
+    });
+    assert_eq!(letters.matches('O').count(), 1, "{letters}");
+    assert!(!letters.contains('F'), "{letters}");
+    // At the end of the open time they all ask: one half-opens it, and the
+    // single trial lets exactly one call through.
+    let letters = race(segment, &config, 8, |breaker, emit| {
+        for _ in 0..50 {
+            if breaker.acquire(T0 + 10_000, emit) == Permission::Permitted {
+                emit(Event::Closed); // marks the permitted call
+            }
+        }
+    });
+    assert_eq!(letters.matches('H').count(), 1, "{letters}");
+    assert_eq!(
+        letters.matches('C').count(),
+        1,
+        "one permitted call: {letters}"
+    );
+    assert_eq!(letters.matches('r').count(), 8 * 50 - 1, "{letters}");
+}
+
+fn a_killed_lock_holder_leaves_no_lock() {
+    let segment = segment();
+    let holder = fork(|| {
+        std::mem::forget(segment.lock().unwrap());
+        // Dies holding the lock.
+    });
+    wait_for(holder);
+    let guard = segment.lock().unwrap();
+    assert!(guard.recovered, "the next holder is told and repairs");
+}
+
+fn sigkill_stress() {
+    const WORKERS: usize = 6;
+    let segment = segment();
+    let config = &config(3_600.0);
+    let progress = shared_words(4_096);
+    let mut kills = 0u64;
+    let mut spawned = 0usize;
+    let spawn = |slot: usize| {
+        fork(move || {
+            let storage = storage(segment, T0);
+            let counted = Breaker {
+                service: b"stressed",
+                config,
+                storage: &storage,
+            };
+            let mut round = 0u64;
+            loop {
+                counted.register(Outcome::Success, None, T0, &mut |_| {});
+                progress[slot].fetch_add(1, Ordering::SeqCst);
+                // New services and the insert lock itself, so that kills
+                // land inside it too.
+                round += 1;
+                if round % 16 == 0 {
+                    drop(segment.lock().unwrap());
+                }
+                if round % 64 == 0 {
+                    let name = format!("fresh-{}-{}", slot % 16, (round / 64) % 32);
+                    Breaker {
+                        service: name.as_bytes(),
+                        config,
+                        storage: &storage,
+                    }
+                    .register(Outcome::Failure, None, T0, &mut |_| {});
+                }
+            }
+        })
+    };
+    let mut children: Vec<(usize, libc::pid_t)> =
+        (0..WORKERS).map(|slot| (slot, spawn(slot))).collect();
+    spawned += WORKERS;
+    let started = Instant::now();
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    while started.elapsed() < Duration::from_secs(2) && spawned < progress.len() {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        std::thread::sleep(Duration::from_micros(200 + seed % 3_000));
+        let victim = (seed % WORKERS as u64) as usize;
+        let (_, pid) = children[victim];
+        // SAFETY: `pid` is a live child of this process.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+        wait_for(pid);
+        kills += 1;
+        let slot = spawned;
+        spawned += 1;
+        children[victim] = (slot, spawn(slot));
+    }
+    for &(_, pid) in &children {
+        // SAFETY: as above.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+        wait_for(pid);
+        kills += 1;
+    }
+    // Nothing hangs: the parent still claims records and counts.
+    let storage = storage(segment, T0);
+    let began = Instant::now();
+    Breaker {
+        service: b"after",
+        config,
+        storage: &storage,
+    }
+    .register(Outcome::Success, None, T0, &mut |e| panic!("{e:?}"));
+    assert!(began.elapsed() < Duration::from_secs(1));
+    // Every acknowledged outcome is counted; a killed worker may have
+    // counted one more than it could acknowledge, never one less.
+    let acknowledged: u64 = progress.iter().map(|p| p.load(Ordering::SeqCst)).sum();
+    let (counted, outcomes) = successes_counted(&storage, config, b"stressed", T0);
+    assert!(
+        counted >= acknowledged && counted <= acknowledged + kills,
+        "counted {counted}, acknowledged {acknowledged}, {kills} kills"
+    );
+    // The generation tally is a second word: a kill between the two leaves
+    // it one behind, by at most one outcome per kill.
+    assert!(
+        outcomes <= counted && counted - outcomes <= kills,
+        "tally {outcomes}, counted {counted}"
+    );
+    println!("    {kills} workers killed, {acknowledged} outcomes acknowledged, {counted} counted");
+}
+
+fn main() {
+    let tests: [(&str, fn()); 4] = [
+        ("no_increment_is_lost", no_increment_is_lost),
+        (
+            "each_transition_is_emitted_once",
+            each_transition_is_emitted_once,
+        ),
+        (
+            "a_killed_lock_holder_leaves_no_lock",
+            a_killed_lock_holder_leaves_no_lock,
+        ),
+        ("sigkill_stress", sigkill_stress),
+    ];
+    let mut failed = 0;
+    for (name, test) in tests {
+        match std::panic::catch_unwind(test) {
+            Ok(()) => println!("test {name} ... ok"),
+            Err(_) => {
+                println!("test {name} ... FAILED");
+                failed += 1;
+            }
+        }
+    }
+    println!(
+        "shm processes: {} passed, {failed} failed",
+        tests.len() - failed
+    );
+    if failed > 0 {
+        std::process::exit(1);
+    }
+}
