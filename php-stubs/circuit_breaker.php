@@ -118,6 +118,23 @@ namespace Zeusi\CircuitBreaker\Storage {
     {
     }
 
+    /**
+     * Circuits in a shared memory segment made at module startup: shared by every
+     * process of one PHP master (the workers of a PHP-FPM pool, a CLI process and its
+     * forks). Sized by circuit_breaker.shm_size; an FPM reload starts a new segment.
+     */
+    class SharedMemoryStorage implements StorageInterface
+    {
+        /** @param string $prefix separates applications sharing the same master */
+        public function __construct(string $prefix = '') {}
+    }
+
+    /** The name the zeusi/circuit-breaker library gives the storage of one PHP master. */
+    class ApcuStorage extends SharedMemoryStorage
+    {
+        public function __construct(string $prefix = '') {}
+    }
+
     /** Circuits of the current process: for tests and long-running processes. */
     class InMemoryStorage implements StorageInterface
     {

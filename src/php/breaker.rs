@@ -16,6 +16,7 @@ use super::clock::Clock;
 use super::configuration::{Configuration, describe};
 use super::enums::State;
 use super::events::{PhpEvent, deliver};
+use super::shared_memory::{ApcuStorage, SharedMemoryStorage};
 use super::storage::InMemoryStorage;
 use super::typed::Bytes;
 use crate::breaker::{Breaker, Event, Permission};
@@ -62,12 +63,23 @@ impl CircuitBreaker {
         eventListener: Option<ListenerArg<'_>>,
         clock: Option<ClockArg<'_>>,
     ) -> Result<Self, PhpException> {
-        let storage_object = storage.0.object().expect("typed as StorageInterface");
-        if ZendClassObject::<InMemoryStorage>::from_zend_obj(storage_object).is_none() {
+        let Some(native) = native_storage(storage.0) else {
             return Err(invalid_configuration(ConfigError::new(
                 "storage",
                 describe(storage.0),
                 "a storage of this extension (userland storages are not supported yet)",
+            )));
+        };
+        let slots = configuration.1.config.bands.slot_count();
+        if let Some(max_slots) = native.max_slots().filter(|&max| slots > max) {
+            return Err(invalid_configuration(ConfigError::new(
+                "openingRules",
+                format!("{} distinct slow call durations", slots / 2 - 2),
+                if max_slots / 2 - 2 == 4 {
+                    "at most 4 with this storage"
+                } else {
+                    "fewer with this storage"
+                },
             )));
         }
         Ok(Self {
@@ -109,12 +121,8 @@ impl CircuitBreaker {
 }
 
 impl CircuitBreaker {
-    fn with_storage<T>(&self, run: impl FnOnce(&Breaker<'_, dyn Storage>) -> T) -> T {
-        let object = self.storage.object().expect("a storage object");
-        let storage: &dyn Storage = &ZendClassObject::<InMemoryStorage>::from_zend_obj(object)
-            .and_then(|native| native.obj.as_ref())
-            .expect("checked at construction")
-            .storage;
+    fn with_storage<T>(&self, run: impl for<'b> FnOnce(&Breaker<'b, dyn Storage + 'b>) -> T) -> T {
+        let storage = native_storage(&self.storage).expect("checked at construction");
         run(&Breaker {
             service: &self.service,
             config: &self.config,
@@ -189,6 +197,23 @@ impl CircuitBreaker {
             },
         }
     }
+}
+
+/// The Rust storage behind a storage object of this extension.
+fn native_storage(storage: &Zval) -> Option<&(dyn Storage + '_)> {
+    fn inner<T: ext_php_rs::class::RegisteredClass>(
+        object: &ext_php_rs::types::ZendObject,
+    ) -> Option<&T> {
+        ZendClassObject::<T>::from_zend_obj(object)?.obj.as_ref()
+    }
+    let object = storage.object()?;
+    if let Some(memory) = inner::<InMemoryStorage>(object) {
+        return Some(&memory.storage);
+    }
+    if let Some(shared) = inner::<SharedMemoryStorage>(object) {
+        return Some(&shared.storage);
+    }
+    inner::<ApcuStorage>(object).map(|shared| &shared.storage as &dyn Storage)
 }
 
 fn storage_error(error: &StorageError) -> Zval {

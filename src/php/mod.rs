@@ -8,37 +8,45 @@ mod configuration;
 mod enums;
 mod events;
 mod execution;
+mod shared_memory;
 mod storage;
 mod typed;
+
+use std::ffi::CString;
 
 use ext_php_rs::prelude::*;
 use ext_php_rs::zend::ModuleEntry;
 
 /// Runs in MINIT before the classes of the macros are registered: those
 /// implement our interfaces, which must exist first.
-fn startup(_ty: i32, _module_number: i32) -> i32 {
+fn startup(_ty: i32, module_number: i32) -> i32 {
+    shared_memory::startup(module_number);
     match classes::register_interfaces().and_then(|()| classes::register_exceptions()) {
         Ok(()) => 0,
         Err(_) => 1,
     }
 }
 
+extern "C" fn shutdown(_ty: i32, _module_number: i32) -> i32 {
+    shared_memory::shutdown();
+    0
+}
+
 extern "C" fn info(_module: *mut ModuleEntry) {
-    // SAFETY: phpinfo() calls this with the output functions ready.
+    let mut rows = vec![
+        ("circuit_breaker support", "enabled".to_owned()),
+        ("version", env!("CARGO_PKG_VERSION").to_owned()),
+    ];
+    rows.extend(shared_memory::info_rows());
+    // SAFETY: phpinfo() calls this with its output ready; every string is
+    // a NUL-terminated CString that outlives the call that reads it.
     unsafe {
         ext_php_rs::ffi::php_info_print_table_start();
-        ext_php_rs::ffi::php_info_print_table_row(
-            2,
-            c"circuit_breaker support".as_ptr(),
-            c"enabled".as_ptr(),
-        );
-        ext_php_rs::ffi::php_info_print_table_row(
-            2,
-            c"version".as_ptr(),
-            concat!(env!("CARGO_PKG_VERSION"), "\0")
-                .as_ptr()
-                .cast::<std::ffi::c_char>(),
-        );
+        for (name, value) in rows {
+            let name = CString::new(name).unwrap_or_default();
+            let value = CString::new(value).unwrap_or_default();
+            ext_php_rs::ffi::php_info_print_table_row(2, name.as_ptr(), value.as_ptr());
+        }
         ext_php_rs::ffi::php_info_print_table_end();
     }
 }
@@ -48,6 +56,7 @@ extern "C" fn info(_module: *mut ModuleEntry) {
 pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
     module
         .info_function(info)
+        .shutdown_function(shutdown)
         .enumeration::<enums::State>()
         .enumeration::<enums::Outcome>()
         .class::<configuration::FailureRateRule>()
@@ -62,6 +71,8 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<clock::SystemClock>()
         .class::<clock::MockClock>()
         .class::<storage::InMemoryStorage>()
+        .class::<shared_memory::SharedMemoryStorage>()
+        .class::<shared_memory::ApcuStorage>()
         .class::<events::OpeningCause>()
         .class::<events::CircuitOpened>()
         .class::<events::CircuitHalfOpened>()

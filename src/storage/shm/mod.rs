@@ -37,6 +37,18 @@ const TOUCH_EVERY_MS: u64 = 1_000;
 /// A record's time to live before a process first says how long.
 const DEFAULT_TTL_MS: u64 = 3_600_000;
 
+/// A segment size as PHP writes sizes: `32M`, `512K`, `1G`, or bytes.
+pub fn parse_size(value: &str) -> Option<usize> {
+    let value = value.trim();
+    let (digits, multiplier) = match value.chars().last()?.to_ascii_uppercase() {
+        'K' => (&value[..value.len() - 1], 1 << 10),
+        'M' => (&value[..value.len() - 1], 1 << 20),
+        'G' => (&value[..value.len() - 1], 1 << 30),
+        _ => (value, 1),
+    };
+    digits.trim().parse::<usize>().ok()?.checked_mul(multiplier)
+}
+
 /// The name under which a circuit is stored: the prefix and the service,
 /// length-delimited so that no two pairs make the same name.
 fn stored_name(prefix: &[u8], service: &[u8]) -> Vec<u8> {

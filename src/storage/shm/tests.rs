@@ -254,3 +254,13 @@ fn configurations_beyond_the_record_are_refused() {
     .unwrap();
     assert!(config.bands.slot_count() > SLOTS);
 }
+
+#[test]
+fn sizes_as_php_writes_them() {
+    assert_eq!(parse_size("32M"), Some(32 << 20));
+    assert_eq!(parse_size("512k"), Some(512 << 10));
+    assert_eq!(parse_size("1G"), Some(1 << 30));
+    assert_eq!(parse_size("65536"), Some(65_536));
+    assert_eq!(parse_size("lots"), None);
+    assert_eq!(parse_size(""), None);
+}
