@@ -4,7 +4,7 @@
 PHP        ?= php
 EXTENSION  := $(CURDIR)/build/circuit_breaker.so
 
-.PHONY: deps build test test-core test-phpt demo install clean
+.PHONY: deps build test test-core test-phpt test-integration demo install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -22,7 +22,11 @@ test-core: deps
 test-phpt: build
 	scripts/run-phpt.sh $(EXTENSION)
 
-test: test-core test-phpt
+# Real servers (php-fpm, and later redis-server, memcached) on free loopback ports.
+test-integration: build
+	tests/integration/fpm-shared-memory.sh $(EXTENSION)
+
+test: test-core test-phpt test-integration
 
 demo: build
 	$(PHP) -n -d extension=$(EXTENSION) examples/cli-demo.php
