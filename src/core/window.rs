@@ -43,8 +43,9 @@ impl WindowGeometry {
 
     /// The absolute number of the bucket holding `now`.
     pub fn bucket_at(&self, now: Millis) -> i64 {
-        let scaled = now as i128 * self.bucket_count as i128;
-        scaled.div_euclid(self.window_ms as i128) as i64
+        // At most 60 buckets: the product fits i64 for any instant within
+        // 4.8 million years of the epoch.
+        (now * self.bucket_count as i64).div_euclid(self.window_ms)
     }
 
     /// The buckets a count covers at `now`: the current one and the

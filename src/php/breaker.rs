@@ -133,20 +133,30 @@ impl CircuitBreaker {
     /// Acquires a permission and delivers the events it caused.
     pub fn acquire(&self) -> Permission {
         let now = self.clock.now_ms();
-        let mut events = Vec::new();
-        let permission =
-            self.with_storage(|breaker| breaker.acquire(now, &mut |event| events.push(event)));
-        self.emit(events, now);
-        permission
+        self.with_events(now, |breaker, emit| breaker.acquire(now, emit))
     }
 
     pub fn register(&self, outcome: Outcome, duration_ms: Option<Millis>) {
         let now = self.clock.now_ms();
-        let mut events = Vec::new();
-        self.with_storage(|breaker| {
-            breaker.register(outcome, duration_ms, now, &mut |event| events.push(event))
+        self.with_events(now, |breaker, emit| {
+            breaker.register(outcome, duration_ms, now, emit)
         });
+    }
+
+    /// Runs `run` on the storage, then delivers the events it emitted. Without
+    /// a listener, events are not even collected.
+    fn with_events<T>(
+        &self,
+        now: Millis,
+        run: impl for<'b> FnOnce(&Breaker<'b, dyn Storage + 'b>, &mut dyn FnMut(Event)) -> T,
+    ) -> T {
+        if self.listener.is_none() {
+            return self.with_storage(|breaker| run(breaker, &mut |_| {}));
+        }
+        let mut events = Vec::new();
+        let result = self.with_storage(|breaker| run(breaker, &mut |event| events.push(event)));
         self.emit(events, now);
+        result
     }
 
     pub fn get_service_zval(&self) -> Zval {

@@ -171,16 +171,10 @@ fn shared_storage(prefix: String) -> SharedStorage {
         Ok(segment) => SharedStorage::Ready(ShmStorage::new(
             segment,
             prefix.into_bytes(),
-            Box::new(system_now_ms),
+            Box::new(super::clock::system_now_ms),
         )),
         Err(error) => SharedStorage::Unavailable(error),
     }
-}
-
-fn system_now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_millis() as i64)
 }
 
 /// Circuits shared by every process of one PHP master: the workers of a

@@ -13,14 +13,14 @@ mod words;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher};
+use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::atomic::Ordering;
 
 use segment::{InsertGuard, Record};
 pub use segment::{SLOTS, Segment, SegmentError};
 use words::{
-    EMPTY, claiming_key, decode_state, encode_state, increment_counter, is_claiming, is_ready,
-    read_counter, read_tally, ready_key, update_tally,
+    CounterTag, EMPTY, claiming_key, decode_state, encode_state, increment_counter, is_claiming,
+    is_ready, read_counter, read_tally, ready_key, update_tally,
 };
 
 use super::memory::ExpiryClock;
@@ -28,6 +28,7 @@ use super::{OutcomeRecord, Storage, StorageError};
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::CircuitState;
+use crate::core::window::MAX_BUCKETS;
 
 /// How stale `last_used` may get before a process refreshes it: records are
 /// reused only after far longer, so a fresher stamp buys nothing and would
@@ -51,12 +52,18 @@ pub fn parse_size(value: &str) -> Option<usize> {
 
 /// The name under which a circuit is stored: the prefix and the service,
 /// length-delimited so that no two pairs make the same name.
+#[cfg(test)]
 fn stored_name(prefix: &[u8], service: &[u8]) -> Vec<u8> {
     let mut name = Vec::with_capacity(8 + prefix.len() + service.len());
+    write_stored_name(&mut name, prefix, service);
+    name
+}
+
+fn write_stored_name(name: &mut Vec<u8>, prefix: &[u8], service: &[u8]) {
+    name.clear();
     name.extend_from_slice(&(prefix.len() as u64).to_le_bytes());
     name.extend_from_slice(prefix);
     name.extend_from_slice(service);
-    name
 }
 
 /// Two independent 64-bit hashes of a name: the first places the record,
@@ -74,9 +81,113 @@ fn hashes(name: &[u8]) -> (u64, u64) {
     (hash_with(0x9e37_79b9) >> 2, hash_with(0x85eb_ca6b) | 1)
 }
 
+/// What a process remembers of a name: its hashes, and where its record
+/// was last found.
+#[derive(Clone, Copy)]
+struct Identity {
+    hash: u64,
+    check: u64,
+    index: Option<usize>,
+}
+
+/// FxHash (as in rustc): the hash of this process's own cache only, where
+/// SipHash would cost more than the rest of the call.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u64(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Names a process remembers at most; past that it starts over, so that a
+/// process seeing endless new names keeps a bounded cache.
+const MAX_KNOWN: usize = 10_000;
+
+/// What a process remembers of the names it used.
+#[derive(Default)]
+struct Known {
+    /// The stored name of the current call, built without allocating.
+    name: Vec<u8>,
+    /// The last name used and its identity: most calls repeat it.
+    last: Option<(Vec<u8>, Identity)>,
+    names: HashMap<Vec<u8>, Identity, BuildHasherDefault<FxHasher>>,
+    /// The tags of the last window read, which change once per bucket.
+    window_tags: Option<WindowTags>,
+}
+
+/// The tag each position of the ring holds when it is in the window:
+/// position p holds the covered bucket congruent to p.
+struct WindowTags {
+    generation: u64,
+    now_bucket: i64,
+    ring: usize,
+    tags: [CounterTag; MAX_BUCKETS as usize],
+}
+
+impl WindowTags {
+    fn new(generation: u64, now_bucket: i64, ring: usize, now_slot: usize) -> Self {
+        let mut tags = [CounterTag::new(0, 0); MAX_BUCKETS as usize];
+        for (position, tag) in tags[..ring].iter_mut().enumerate() {
+            // The age of the bucket at `position`, counted back from the
+            // current one and wrapping once.
+            let age = if position <= now_slot {
+                now_slot - position
+            } else {
+                now_slot + ring - position
+            };
+            *tag = CounterTag::new(generation, now_bucket - age as i64);
+        }
+        Self {
+            generation,
+            now_bucket,
+            ring,
+            tags,
+        }
+    }
+}
+
+impl Known {
+    /// The identity of `self.name`, and whether it was the last name used.
+    fn get(&self) -> (Option<Identity>, bool) {
+        match &self.last {
+            Some((name, identity)) if *name == self.name => (Some(*identity), true),
+            _ => (self.names.get(self.name.as_slice()).copied(), false),
+        }
+    }
+
+    fn remember(&mut self, identity: Identity) {
+        match &mut self.last {
+            Some((name, last)) if *name == self.name => *last = identity,
+            last => *last = Some((self.name.clone(), identity)),
+        }
+        match self.names.get_mut(self.name.as_slice()) {
+            Some(remembered) => *remembered = identity,
+            None => {
+                if self.names.len() >= MAX_KNOWN {
+                    self.names.clear();
+                }
+                self.names.insert(self.name.clone(), identity);
+            }
+        }
+    }
+}
+
 thread_local! {
-    /// Where each name was last found, so known circuits skip the probing.
-    static RECORD_INDEX: RefCell<HashMap<Vec<u8>, usize>> = RefCell::new(HashMap::new());
+    static KNOWN: RefCell<Known> = RefCell::default();
 }
 
 pub struct SharedMemoryStorage {
@@ -98,31 +209,23 @@ impl SharedMemoryStorage {
         (self.clock)().max(0) as u64
     }
 
-    /// The record of a service, if it has one.
-    fn find(&self, name: &[u8], hash: u64, check: u64) -> Option<(usize, &'static Record)> {
-        let key = ready_key(hash);
-        let owns = |record: &Record| {
-            record.key.load(Ordering::Acquire) == key
-                && record.check.load(Ordering::Acquire) == check
-        };
-        let cached = RECORD_INDEX.with_borrow(|index| index.get(name).copied());
-        if let Some(index) = cached.filter(|&index| index < self.segment.capacity()) {
-            let record = self.segment.record(index);
-            if owns(record) {
-                return Some((index, record));
-            }
-        }
+    fn owns(record: &Record, identity: &Identity) -> bool {
+        record.key.load(Ordering::Acquire) == ready_key(identity.hash)
+            && record.check.load(Ordering::Acquire) == identity.check
+    }
+
+    /// The record of a name, probing from its home slot up to the first
+    /// free one: records are never freed, so a probe sequence is never cut.
+    fn probe(&self, identity: &Identity) -> Option<(usize, &'static Record)> {
         let capacity = self.segment.capacity();
-        let start = (hash % capacity as u64) as usize;
+        let start = (identity.hash % capacity as u64) as usize;
         for offset in 0..capacity {
             let index = (start + offset) % capacity;
             let record = self.segment.record(index);
-            let current = record.key.load(Ordering::Acquire);
-            if current == EMPTY {
+            if record.key.load(Ordering::Acquire) == EMPTY {
                 return None;
             }
-            if current == key && record.check.load(Ordering::Acquire) == check {
-                RECORD_INDEX.with_borrow_mut(|index_of| index_of.insert(name.to_vec(), index));
+            if Self::owns(record, identity) {
                 return Some((index, record));
             }
         }
@@ -147,39 +250,62 @@ impl SharedMemoryStorage {
         service: &[u8],
         create: bool,
     ) -> Result<Option<&'static Record>, StorageError> {
-        let name = stored_name(&self.prefix, service);
-        let (hash, check) = hashes(&name);
         let now = self.now();
-        // A reuse racing this call makes `touch` fail; the next lookup sees
-        // the reused record as another service's and looks further.
-        for _ in 0..3 {
-            let found = match self.find(&name, hash, check) {
-                Some(found) => Some(found),
-                None if create => Some(self.insert(&name, hash, check, now)?),
-                None => None,
-            };
-            match found {
-                None => return Ok(None),
-                Some((_, record)) if self.touch(record, hash, check, now) => {
-                    return Ok(Some(record));
+        KNOWN.with_borrow_mut(|known| {
+            write_stored_name(&mut known.name, &self.prefix, service);
+            let (remembered, was_last) = known.get();
+            let mut identity = remembered.unwrap_or_else(|| {
+                let (hash, check) = hashes(&known.name);
+                Identity {
+                    hash,
+                    check,
+                    index: None,
                 }
-                Some(_) => RECORD_INDEX.with_borrow_mut(|index| index.remove(&name)),
-            };
-        }
-        Err(StorageError::Unavailable(
-            "the shared memory record of this circuit kept being reused".into(),
-        ))
+            });
+            // A reuse racing this call makes `touch` fail; the next lookup
+            // sees the reused record as another service's and looks further.
+            for _ in 0..3 {
+                let remembered = identity
+                    .index
+                    .map(|index| (index, self.segment.record(index)));
+                let found = match remembered
+                    .filter(|(_, record)| Self::owns(record, &identity))
+                    .or_else(|| self.probe(&identity))
+                {
+                    Some(found) => Some(found),
+                    None if create => Some(self.insert(&identity, now)?),
+                    None => None,
+                };
+                let changed = identity.index != found.map(|(index, _)| index);
+                identity.index = found.map(|(index, _)| index);
+                match found {
+                    Some((_, record))
+                        if !self.touch(record, identity.hash, identity.check, now) =>
+                    {
+                        identity.index = None
+                    }
+                    found => {
+                        if changed || !was_last {
+                            known.remember(identity);
+                        }
+                        return Ok(found.map(|(_, record)| record));
+                    }
+                }
+            }
+            Err(StorageError::Unavailable(
+                "the shared memory record of this circuit kept being reused".into(),
+            ))
+        })
     }
 
     /// Claims a record under the insert lock: a free one, else the first
     /// idle one in the probe sequence.
     fn insert(
         &self,
-        name: &[u8],
-        hash: u64,
-        check: u64,
+        identity: &Identity,
         now: u64,
     ) -> Result<(usize, &'static Record), StorageError> {
+        let Identity { hash, check, .. } = *identity;
         let guard = self
             .segment
             .lock()
@@ -188,7 +314,7 @@ impl SharedMemoryStorage {
             self.repair(&guard);
         }
         // Another process may have claimed it while this one waited.
-        if let Some(found) = self.find(name, hash, check) {
+        if let Some(found) = self.probe(identity) {
             return Ok(found);
         }
         let capacity = self.segment.capacity();
@@ -231,7 +357,6 @@ impl SharedMemoryStorage {
                     .fetch_add(1, Ordering::Relaxed);
             }
             Self::initialize(record, hash, check, now);
-            RECORD_INDEX.with_borrow_mut(|index_of| index_of.insert(name.to_vec(), index));
             return Ok((index, record));
         }
         self.segment
@@ -348,11 +473,13 @@ impl Storage for SharedMemoryStorage {
         let state = decode_state(circuit.state.load(Ordering::Acquire));
         let generation = state.generation;
         let window = record.window;
-        let now_bucket = window.bucket_at(record.now);
+        let covered = window.buckets_covering(record.now);
+        let now_bucket = *covered.end();
+        let ring = window.bucket_count() as usize;
+        let now_slot = window.ring_slot(now_bucket);
         increment_counter(
-            &circuit.counters[window.ring_slot(now_bucket)][record.slot],
-            generation,
-            now_bucket,
+            &circuit.counters[record.slot][now_slot],
+            CounterTag::new(generation, now_bucket),
         );
         let generation_outcomes =
             update_tally(&circuit.generation_outcomes, generation, |count| count + 1);
@@ -362,13 +489,26 @@ impl Storage for SharedMemoryStorage {
             }
             Outcome::Success => update_tally(&circuit.consecutive_failures, generation, |_| 0),
         };
-        let mut counts = vec![0; record.slot_count];
-        for bucket in window.buckets_covering(record.now) {
-            let counters = &circuit.counters[window.ring_slot(bucket)];
-            for (sum, counter) in counts.iter_mut().zip(counters) {
-                *sum += read_counter(counter, generation, bucket);
-            }
-        }
+        let counts = KNOWN.with_borrow_mut(|known| {
+            let current = |tags: &WindowTags| {
+                tags.generation == generation && tags.now_bucket == now_bucket && tags.ring == ring
+            };
+            let tags = match &mut known.window_tags {
+                Some(tags) if current(tags) => tags,
+                slot => slot.insert(WindowTags::new(generation, now_bucket, ring, now_slot)),
+            };
+            let tags = &tags.tags[..ring];
+            circuit.counters[..record.slot_count]
+                .iter()
+                .map(|counter_ring| {
+                    let mut sum = 0;
+                    for (word, &tag) in counter_ring[..ring].iter().zip(tags) {
+                        sum += read_counter(word, tag);
+                    }
+                    sum
+                })
+                .collect()
+        });
         let tally = Tally {
             window: counts,
             generation_outcomes: generation_outcomes

@@ -42,7 +42,9 @@ pub struct Record {
     pub consecutive_failures: AtomicU64,
     pub generation_outcomes: AtomicU64,
     pub admissions: AtomicU64,
-    pub counters: [[AtomicU64; SLOTS]; MAX_BUCKETS as usize],
+    /// Slot-major: the ring of one counter is contiguous, so reading a
+    /// window touches only the cache lines of the counters it needs.
+    pub counters: [[AtomicU64; MAX_BUCKETS as usize]; SLOTS],
 }
 
 #[repr(C, align(64))]

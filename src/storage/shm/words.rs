@@ -105,8 +105,16 @@ const BUCKET_BITS: u32 = 28;
 const BUCKET_MASK: u64 = (1 << BUCKET_BITS) - 1;
 const COUNTER_GENERATION_MASK: u64 = 0xFFF;
 
-fn counter_tag(generation: u64, bucket: i64) -> u64 {
-    ((generation & COUNTER_GENERATION_MASK) << BUCKET_BITS) | (bucket as u64 & BUCKET_MASK)
+/// The tag of the counters of one bucket in one generation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CounterTag(u64);
+
+impl CounterTag {
+    pub fn new(generation: u64, bucket: i64) -> Self {
+        Self(
+            ((generation & COUNTER_GENERATION_MASK) << BUCKET_BITS) | (bucket as u64 & BUCKET_MASK),
+        )
+    }
 }
 
 /// Whether a counter tagged `stored` was written by a writer ahead of one
@@ -128,8 +136,8 @@ fn counter_is_ahead(stored: u64, wanted: u64) -> bool {
 /// Counts one outcome in the counter of `bucket` and `generation`. An
 /// outcome for a bucket already evicted by a later one is outside every
 /// window that can still be read, and is dropped.
-pub fn increment_counter(word: &AtomicU64, generation: u64, bucket: i64) {
-    let wanted = counter_tag(generation, bucket);
+pub fn increment_counter(word: &AtomicU64, tag: CounterTag) {
+    let wanted = tag.0;
     let mut current = word.load(Ordering::Relaxed);
     loop {
         let tag = current >> COUNT_BITS;
@@ -151,10 +159,10 @@ pub fn increment_counter(word: &AtomicU64, generation: u64, bucket: i64) {
     }
 }
 
-/// The count of a counter for `bucket` and `generation`, zero otherwise.
-pub fn read_counter(word: &AtomicU64, generation: u64, bucket: i64) -> u64 {
+/// The count of a counter for `tag`, zero when it holds another.
+pub fn read_counter(word: &AtomicU64, tag: CounterTag) -> u64 {
     let current = word.load(Ordering::Relaxed);
-    if current >> COUNT_BITS == counter_tag(generation, bucket) {
+    if current >> COUNT_BITS == tag.0 {
         current & COUNT_MASK
     } else {
         0
@@ -235,38 +243,38 @@ mod tests {
     #[test]
     fn counters_rotate_with_buckets_and_generations() {
         let word = AtomicU64::new(0);
-        increment_counter(&word, 0, 1_000);
-        increment_counter(&word, 0, 1_000);
-        assert_eq!(read_counter(&word, 0, 1_000), 2);
-        assert_eq!(read_counter(&word, 0, 1_060), 0);
-        increment_counter(&word, 0, 1_060); // the ring came round: a new bucket
-        assert_eq!(read_counter(&word, 0, 1_060), 1);
-        increment_counter(&word, 0, 1_000); // late: evicted already
-        assert_eq!(read_counter(&word, 0, 1_060), 1);
-        assert_eq!(read_counter(&word, 0, 1_000), 0);
-        increment_counter(&word, 1, 1_060); // a new generation
-        assert_eq!(read_counter(&word, 1, 1_060), 1);
-        assert_eq!(read_counter(&word, 0, 1_060), 0);
-        increment_counter(&word, 0, 1_061); // late generation
-        assert_eq!(read_counter(&word, 1, 1_060), 1);
+        increment_counter(&word, CounterTag::new(0, 1_000));
+        increment_counter(&word, CounterTag::new(0, 1_000));
+        assert_eq!(read_counter(&word, CounterTag::new(0, 1_000)), 2);
+        assert_eq!(read_counter(&word, CounterTag::new(0, 1_060)), 0);
+        increment_counter(&word, CounterTag::new(0, 1_060)); // the ring came round: a new bucket
+        assert_eq!(read_counter(&word, CounterTag::new(0, 1_060)), 1);
+        increment_counter(&word, CounterTag::new(0, 1_000)); // late: evicted already
+        assert_eq!(read_counter(&word, CounterTag::new(0, 1_060)), 1);
+        assert_eq!(read_counter(&word, CounterTag::new(0, 1_000)), 0);
+        increment_counter(&word, CounterTag::new(1, 1_060)); // a new generation
+        assert_eq!(read_counter(&word, CounterTag::new(1, 1_060)), 1);
+        assert_eq!(read_counter(&word, CounterTag::new(0, 1_060)), 0);
+        increment_counter(&word, CounterTag::new(0, 1_061)); // late generation
+        assert_eq!(read_counter(&word, CounterTag::new(1, 1_060)), 1);
     }
 
     #[test]
     fn a_counter_idle_for_years_is_replaced_not_mistaken_for_a_later_one() {
         let word = AtomicU64::new(0);
         let now = 1_764_000_000;
-        increment_counter(&word, 0, now);
+        increment_counter(&word, CounterTag::new(0, now));
         // Half a wrap later (4 years of 1 s buckets): old, replaced.
         let later = now + (1 << 27);
-        increment_counter(&word, 0, later);
-        assert_eq!(read_counter(&word, 0, later), 1);
+        increment_counter(&word, CounterTag::new(0, later));
+        assert_eq!(read_counter(&word, CounterTag::new(0, later)), 1);
     }
 
     #[test]
     fn counters_saturate() {
-        let word = AtomicU64::new((counter_tag(0, 5) << COUNT_BITS) | COUNT_MASK);
-        increment_counter(&word, 0, 5);
-        assert_eq!(read_counter(&word, 0, 5), COUNT_MASK);
+        let word = AtomicU64::new((CounterTag::new(0, 5).0 << COUNT_BITS) | COUNT_MASK);
+        increment_counter(&word, CounterTag::new(0, 5));
+        assert_eq!(read_counter(&word, CounterTag::new(0, 5)), COUNT_MASK);
     }
 
     #[test]

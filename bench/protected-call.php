@@ -1,0 +1,76 @@
+<?php
+// The cost of a protected call (acquirePermission() + registerSuccess()) on
+// each local storage, next to the floor: two calls of empty methods of a
+// native class, measured in the same run.
+// Usage: php -d extension=build/circuit_breaker.so bench/protected-call.php [iterations]
+
+use Zeusi\CircuitBreaker\CircuitBreaker;
+use Zeusi\CircuitBreaker\Configuration;
+use Zeusi\CircuitBreaker\HalfOpen\RampPolicy;
+use Zeusi\CircuitBreaker\Opening\FailureRateRule;
+use Zeusi\CircuitBreaker\Opening\SlowCallRateRule;
+use Zeusi\CircuitBreaker\Storage\InMemoryStorage;
+use Zeusi\CircuitBreaker\Storage\SharedMemoryStorage;
+
+$iterations = (int) ($argv[1] ?? 1_000_000);
+
+/** Best of five runs of $body, in nanoseconds per iteration. */
+function measure(int $iterations, callable $body): float
+{
+    $best = INF;
+    for ($run = 0; $run < 5; $run++) {
+        $start = hrtime(true);
+        $body($iterations);
+        $best = min($best, (hrtime(true) - $start) / $iterations);
+    }
+    return $best;
+}
+
+$loop = measure($iterations, function (int $n) { for ($i = 0; $i < $n; $i++) {} });
+$native = new SplFixedArray(0);
+$floor = measure($iterations, function (int $n) use ($native) {
+    for ($i = 0; $i < $n; $i++) {
+        $native->getSize();
+        $native->getSize();
+    }
+}) - $loop;
+
+$configuration = fn (int $window, bool $slow = false) => new Configuration(
+    timeWindow: $window,
+    openingRules: $slow
+        ? [new FailureRateRule(threshold: 50, minimumRequests: 10), new SlowCallRateRule(slowCallDuration: 1.0, threshold: 80, minimumRequests: 10)]
+        : [new FailureRateRule(threshold: 50, minimumRequests: 10)],
+    openDuration: 10,
+    halfOpenPolicy: RampPolicy::createExponential(duration: 60, initialRatio: 0.01),
+);
+
+$cases = [
+    'SharedMemoryStorage, 60 s window' => new CircuitBreaker('bench', $configuration(60), new SharedMemoryStorage('bench:')),
+    'SharedMemoryStorage, 10 s window' => new CircuitBreaker('bench10', $configuration(10), new SharedMemoryStorage('bench:')),
+    'SharedMemoryStorage, 3600 s window' => new CircuitBreaker('bench3600', $configuration(3600), new SharedMemoryStorage('bench:')),
+    'SharedMemoryStorage, slow call rule' => new CircuitBreaker('benchslow', $configuration(60, true), new SharedMemoryStorage('bench:')),
+    'InMemoryStorage, 60 s window' => new CircuitBreaker('bench', $configuration(60), new InMemoryStorage()),
+];
+
+printf("%-40s %10s %8s\n", 'protected call', 'ns/call', 'x floor');
+printf("%-40s %10.1f %8s\n", 'floor: 2 empty native method calls', $floor, '1.0');
+foreach ($cases as $name => $breaker) {
+    $cost = measure($iterations, function (int $n) use ($breaker) {
+        for ($i = 0; $i < $n; $i++) {
+            if ($breaker->acquirePermission()) {
+                $breaker->registerSuccess();
+            }
+        }
+    }) - $loop;
+    printf("%-40s %10.1f %8.1f\n", $name, $cost, $cost / $floor);
+}
+$open = new CircuitBreaker('bench-open', $configuration(60), new SharedMemoryStorage('bench:'));
+for ($i = 0; $i < 10; $i++) {
+    $open->registerFailure();
+}
+$cost = measure($iterations, function (int $n) use ($open) {
+    for ($i = 0; $i < $n; $i++) {
+        $open->acquirePermission();
+    }
+}) - $loop;
+printf("%-40s %10.1f %8.1f\n", 'SharedMemoryStorage, rejected while open', $cost, $cost / $floor);
