@@ -6,8 +6,7 @@ use crate::core::config::Config;
 use crate::core::counts::Outcome;
 use crate::core::duration::Millis;
 use crate::core::machine::{
-    CircuitState, Phase, Transition, due_transition, effective_state, open_remaining_ms,
-    transition_after_outcome,
+    CircuitState, Phase, Transition, due_transition, effective_state, open_remaining_ms, transition_after_outcome,
 };
 use crate::core::rules::OpeningCause;
 use crate::storage::{OutcomeRecord, Storage, StorageError};
@@ -19,15 +18,10 @@ const MAX_RACES: usize = 4;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    Opened {
-        previous: Phase,
-        cause: OpeningCause,
-    },
+    Opened { previous: Phase, cause: OpeningCause },
     HalfOpened,
     Closed,
-    Rejected {
-        phase: Phase,
-    },
+    Rejected { phase: Phase },
     StorageFailed(StorageError),
 }
 
@@ -63,11 +57,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         }
     }
 
-    fn try_acquire(
-        &self,
-        now: Millis,
-        emit: &mut dyn FnMut(Event),
-    ) -> Result<Permission, StorageError> {
+    fn try_acquire(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> Result<Permission, StorageError> {
         let stored = self.storage.load_state(self.service)?;
         let state = self.settle(stored, now, emit)?;
         Ok(match state.phase {
@@ -77,11 +67,9 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
                 retry_after_ms: Some(open_remaining_ms(state, now, self.config)),
             },
             Phase::HalfOpen => {
-                let admission = self.storage.admit_half_open(
-                    self.service,
-                    state,
-                    self.config.state_ttl_ms(),
-                )?;
+                let admission = self
+                    .storage
+                    .admit_half_open(self.service, state, self.config.state_ttl_ms())?;
                 if self.config.half_open.admits(admission, state.since, now) {
                     Permission::Permitted
                 } else {
@@ -96,13 +84,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
 
     /// Counts an outcome for the state current now, and makes the transition
     /// it calls for. A storage failure drops the outcome and says so.
-    pub fn register(
-        &self,
-        outcome: Outcome,
-        duration_ms: Option<Millis>,
-        now: Millis,
-        emit: &mut dyn FnMut(Event),
-    ) {
+    pub fn register(&self, outcome: Outcome, duration_ms: Option<Millis>, now: Millis, emit: &mut dyn FnMut(Event)) {
         if let Err(error) = self.try_register(outcome, duration_ms, now, emit) {
             emit(Event::StorageFailed(error));
         }
@@ -123,6 +105,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             window: self.config.window,
             now,
             state_ttl_ms: self.config.state_ttl_ms(),
+            counts_runs: self.config.counts_runs(),
         };
         for _ in 0..MAX_RACES {
             let (state, tally) = self.storage.record_outcome(self.service, &record)?;
@@ -166,11 +149,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     }
 
     /// Compare-and-set of a transition: the process that wins emits its event.
-    fn store(
-        &self,
-        transition: Transition,
-        emit: &mut dyn FnMut(Event),
-    ) -> Result<bool, StorageError> {
+    fn store(&self, transition: Transition, emit: &mut dyn FnMut(Event)) -> Result<bool, StorageError> {
         let won = self.storage.compare_and_set_state(
             self.service,
             transition.from,

@@ -93,13 +93,7 @@ impl Harness {
 }
 
 fn failure_rate_config(window: f64, policy: HalfOpenPolicy) -> Config {
-    Config::new(
-        window,
-        vec![OpeningRule::failure_rate(50.0, 4).unwrap()],
-        10.0,
-        policy,
-    )
-    .unwrap()
+    Config::new(window, vec![OpeningRule::failure_rate(50.0, 4).unwrap()], 10.0, policy).unwrap()
 }
 
 fn single_trial() -> HalfOpenPolicy {
@@ -237,14 +231,10 @@ fn ramp_permits_a_growing_share_and_closes_after_its_duration() {
     let mut h = Harness::new(failure_rate_config(60.0, policy));
     h.fail(4);
     h.sleep(10_000);
-    let permitted = (0..100)
-        .filter(|_| h.acquire() == Permission::Permitted)
-        .count();
+    let permitted = (0..100).filter(|_| h.acquire() == Permission::Permitted).count();
     assert_eq!(permitted, 10);
     h.sleep(30_000); // half way: 10% + 90% * 0.5 = 55%
-    let permitted = (0..100)
-        .filter(|_| h.acquire() == Permission::Permitted)
-        .count();
+    let permitted = (0..100).filter(|_| h.acquire() == Permission::Permitted).count();
     assert_eq!(permitted, 55);
     h.succeed(20);
     assert_eq!(h.state(), Phase::HalfOpen);
@@ -294,10 +284,7 @@ fn slow_calls_open_the_circuit() {
     h.register(Outcome::Success, Some(100));
     assert_eq!(h.state(), Phase::Open);
     match &h.events[0] {
-        Event::Opened { cause, .. } => assert_eq!(
-            (cause.rule_index, cause.matching, cause.evaluated),
-            (1, 4, 5)
-        ),
+        Event::Opened { cause, .. } => assert_eq!((cause.rule_index, cause.matching, cause.evaluated), (1, 4, 5)),
         other => panic!("unexpected {other:?}"),
     }
 }
@@ -367,10 +354,6 @@ fn each_window_size_counts_the_right_span() {
         h.fail(3);
         h.sleep((window * 1000.0) as Millis);
         h.fail(1);
-        assert_eq!(
-            h.state(),
-            Phase::Closed,
-            "window {window}: the first failures left"
-        );
+        assert_eq!(h.state(), Phase::Closed, "window {window}: the first failures left");
     }
 }

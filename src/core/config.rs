@@ -31,11 +31,7 @@ impl Config {
             "10 to 3600 seconds",
         )?;
         if rules.is_empty() {
-            return Err(ConfigError::new(
-                "openingRules",
-                "[]",
-                "at least one opening rule",
-            ));
+            return Err(ConfigError::new("openingRules", "[]", "at least one opening rule"));
         }
         let open_duration_ms = checked_millis(
             "openDuration",
@@ -44,8 +40,7 @@ impl Config {
             THIRTY_DAYS,
             "1 to 2592000 seconds (30 days)",
         )?;
-        let bands =
-            DurationBands::new(rules.iter().filter_map(OpeningRule::slow_call_ms).collect());
+        let bands = DurationBands::new(rules.iter().filter_map(OpeningRule::slow_call_ms).collect());
         Ok(Self {
             window: WindowGeometry::new(window_ms),
             rules,
@@ -53,6 +48,13 @@ impl Config {
             half_open,
             bands,
         })
+    }
+
+    /// Whether a rule looks at runs of failures, which then must be counted.
+    pub fn counts_runs(&self) -> bool {
+        self.rules
+            .iter()
+            .any(|rule| matches!(rule, OpeningRule::ConsecutiveFailures { .. }))
     }
 
     /// How long a circuit's state must outlive its last change: an open
@@ -95,15 +97,11 @@ mod tests {
             "timeWindow"
         );
         assert_eq!(
-            Config::new(60.0, vec![], 10.0, policy())
-                .unwrap_err()
-                .parameter,
+            Config::new(60.0, vec![], 10.0, policy()).unwrap_err().parameter,
             "openingRules"
         );
         assert_eq!(
-            Config::new(60.0, vec![rule()], 0.999, policy())
-                .unwrap_err()
-                .parameter,
+            Config::new(60.0, vec![rule()], 0.999, policy()).unwrap_err().parameter,
             "openDuration"
         );
         assert_eq!(

@@ -54,11 +54,7 @@ impl DurationBands {
             _ if self.thresholds.is_empty() => 0,
             None => 0,
             // A duration equal to a threshold is slow for it: it falls in the band above.
-            Some(duration) => {
-                1 + self
-                    .thresholds
-                    .partition_point(|&threshold| threshold <= duration)
-            }
+            Some(duration) => 1 + self.thresholds.partition_point(|&threshold| threshold <= duration),
         }
     }
 
@@ -111,8 +107,7 @@ impl WindowCounts<'_> {
 
     /// Outcomes registered with a duration.
     pub fn timed(&self) -> u64 {
-        self.sum(Outcome::Success, self.timed_bands())
-            + self.sum(Outcome::Failure, self.timed_bands())
+        self.sum(Outcome::Success, self.timed_bands()) + self.sum(Outcome::Failure, self.timed_bands())
     }
 
     /// Outcomes of `outcome` that took at least `slow`.
@@ -128,9 +123,11 @@ impl WindowCounts<'_> {
 pub struct Tally {
     /// Counter values summed over the window, indexed by slot.
     pub window: Vec<u64>,
-    /// Outcomes registered in this generation, whatever their age.
+    /// Outcomes registered in this generation, whatever their age. Only the
+    /// half-open state reads it, so a storage may leave it at 0 elsewhere.
     pub generation_outcomes: u64,
-    /// Failures registered since the last success of this generation.
+    /// Failures registered since the last success of this generation. Only
+    /// a `ConsecutiveFailures` rule reads it: see `OutcomeRecord::counts_runs`.
     pub consecutive_failures: u64,
 }
 

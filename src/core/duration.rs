@@ -51,11 +51,7 @@ pub fn format_float(value: f64) -> String {
     if value.is_nan() {
         "NAN".into()
     } else if value.is_infinite() {
-        if value > 0.0 {
-            "INF".into()
-        } else {
-            "-INF".into()
-        }
+        if value > 0.0 { "INF".into() } else { "-INF".into() }
     } else {
         format!("{value}")
     }
@@ -73,36 +69,11 @@ mod tests {
 
     #[test]
     fn rejects_non_finite_and_out_of_range() {
-        for bad in [
-            f64::NAN,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            0.9994,
-            31.0 * 86_400.0,
-        ] {
-            assert!(
-                checked_millis(
-                    "openDuration",
-                    bad,
-                    SECOND,
-                    THIRTY_DAYS,
-                    "1 to 2592000 seconds"
-                )
-                .is_err()
-            );
+        for bad in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 0.9994, 31.0 * 86_400.0] {
+            assert!(checked_millis("openDuration", bad, SECOND, THIRTY_DAYS, "1 to 2592000 seconds").is_err());
         }
-        assert_eq!(
-            checked_millis("x", 1.0, SECOND, THIRTY_DAYS, "").unwrap(),
-            1_000
-        );
-        let err = checked_millis(
-            "openDuration",
-            f64::NAN,
-            SECOND,
-            THIRTY_DAYS,
-            "1 to 2592000 seconds",
-        )
-        .unwrap_err();
+        assert_eq!(checked_millis("x", 1.0, SECOND, THIRTY_DAYS, "").unwrap(), 1_000);
+        let err = checked_millis("openDuration", f64::NAN, SECOND, THIRTY_DAYS, "1 to 2592000 seconds").unwrap_err();
         assert_eq!(
             err.to_string(),
             "Invalid openDuration: NAN given, expected 1 to 2592000 seconds"

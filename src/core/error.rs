@@ -12,11 +12,7 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
-    pub fn new(
-        parameter: &'static str,
-        value: impl std::fmt::Display,
-        limits: &'static str,
-    ) -> Self {
+    pub fn new(parameter: &'static str, value: impl std::fmt::Display, limits: &'static str) -> Self {
         Self {
             parameter,
             value: value.to_string(),

@@ -38,13 +38,7 @@ pub fn checked_initial_ratio(initial_ratio: f64) -> Result<f64, ConfigError> {
             RATIO_LIMITS,
         ));
     }
-    checked_float(
-        "initialRatio",
-        initial_ratio,
-        f64::MIN_POSITIVE,
-        1.0,
-        RATIO_LIMITS,
-    )
+    checked_float("initialRatio", initial_ratio, f64::MIN_POSITIVE, 1.0, RATIO_LIMITS)
 }
 
 impl ExponentialCurve {
@@ -65,13 +59,7 @@ impl PowerCurve {
                 EXPONENT_LIMITS,
             ));
         }
-        let exponent = checked_float(
-            "exponent",
-            exponent,
-            f64::MIN_POSITIVE,
-            100.0,
-            EXPONENT_LIMITS,
-        )?;
+        let exponent = checked_float("exponent", exponent, f64::MIN_POSITIVE, 100.0, EXPONENT_LIMITS)?;
         Ok(Self {
             initial_ratio,
             exponent,
@@ -109,10 +97,7 @@ pub enum HalfOpenPolicy {
 impl fmt::Debug for HalfOpenPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Ramp { duration_ms, .. } => f
-                .debug_struct("Ramp")
-                .field("duration_ms", duration_ms)
-                .finish(),
+            Self::Ramp { duration_ms, .. } => f.debug_struct("Ramp").field("duration_ms", duration_ms).finish(),
             Self::PermittedCalls {
                 max_duration_ms,
                 permitted_calls,
@@ -127,25 +112,14 @@ impl fmt::Debug for HalfOpenPolicy {
 
 impl HalfOpenPolicy {
     pub fn ramp(duration: f64, curve: Rc<dyn RampCurve>) -> Result<Self, ConfigError> {
-        let duration_ms =
-            checked_millis("duration", duration, SECOND, THIRTY_DAYS, DURATION_LIMITS)?;
+        let duration_ms = checked_millis("duration", duration, SECOND, THIRTY_DAYS, DURATION_LIMITS)?;
         Ok(Self::Ramp { duration_ms, curve })
     }
 
     pub fn permitted_calls(max_duration: f64, permitted_calls: i64) -> Result<Self, ConfigError> {
-        let max_duration_ms = checked_millis(
-            "maxDuration",
-            max_duration,
-            SECOND,
-            THIRTY_DAYS,
-            DURATION_LIMITS,
-        )?;
+        let max_duration_ms = checked_millis("maxDuration", max_duration, SECOND, THIRTY_DAYS, DURATION_LIMITS)?;
         if permitted_calls < 1 {
-            return Err(ConfigError::new(
-                "permittedCalls",
-                permitted_calls,
-                "at least 1",
-            ));
+            return Err(ConfigError::new("permittedCalls", permitted_calls, "at least 1"));
         }
         Ok(Self::PermittedCalls {
             max_duration_ms,
@@ -157,9 +131,7 @@ impl HalfOpenPolicy {
     pub fn max_duration_ms(&self) -> Millis {
         match self {
             Self::Ramp { duration_ms, .. } => *duration_ms,
-            Self::PermittedCalls {
-                max_duration_ms, ..
-            } => *max_duration_ms,
+            Self::PermittedCalls { max_duration_ms, .. } => *max_duration_ms,
         }
     }
 
@@ -175,17 +147,10 @@ impl HalfOpenPolicy {
                 let progress = ((now - started_at) as f64 / *duration_ms as f64).clamp(0.0, 1.0);
                 let ratio = curve.admission_ratio(progress);
                 // A userland curve may return anything: NaN permits nothing, out of range is clamped.
-                let ratio = if ratio.is_nan() {
-                    0.0
-                } else {
-                    ratio.clamp(0.0, 1.0)
-                };
-                admission >= 1
-                    && (admission as f64 * ratio).ceil() > ((admission - 1) as f64 * ratio).ceil()
+                let ratio = if ratio.is_nan() { 0.0 } else { ratio.clamp(0.0, 1.0) };
+                admission >= 1 && (admission as f64 * ratio).ceil() > ((admission - 1) as f64 * ratio).ceil()
             }
-            Self::PermittedCalls {
-                permitted_calls, ..
-            } => admission >= 1 && admission <= *permitted_calls,
+            Self::PermittedCalls { permitted_calls, .. } => admission >= 1 && admission <= *permitted_calls,
         }
     }
 
@@ -194,9 +159,7 @@ impl HalfOpenPolicy {
     pub fn is_complete(&self, reported: u64) -> bool {
         match self {
             Self::Ramp { .. } => false,
-            Self::PermittedCalls {
-                permitted_calls, ..
-            } => reported >= *permitted_calls,
+            Self::PermittedCalls { permitted_calls, .. } => reported >= *permitted_calls,
         }
     }
 }
@@ -228,30 +191,17 @@ mod tests {
 
     #[test]
     fn curve_limits() {
-        assert_eq!(
-            ExponentialCurve::new(0.0).unwrap_err().parameter,
-            "initialRatio"
-        );
-        assert_eq!(
-            ExponentialCurve::new(1.5).unwrap_err().parameter,
-            "initialRatio"
-        );
-        assert_eq!(
-            ExponentialCurve::new(f64::NAN).unwrap_err().parameter,
-            "initialRatio"
-        );
+        assert_eq!(ExponentialCurve::new(0.0).unwrap_err().parameter, "initialRatio");
+        assert_eq!(ExponentialCurve::new(1.5).unwrap_err().parameter, "initialRatio");
+        assert_eq!(ExponentialCurve::new(f64::NAN).unwrap_err().parameter, "initialRatio");
         assert_eq!(PowerCurve::new(0.1, 0.0).unwrap_err().parameter, "exponent");
-        assert_eq!(
-            PowerCurve::new(0.1, f64::INFINITY).unwrap_err().parameter,
-            "exponent"
-        );
+        assert_eq!(PowerCurve::new(0.1, f64::INFINITY).unwrap_err().parameter, "exponent");
         assert!(ExponentialCurve::new(1.0).is_ok());
     }
 
     #[test]
     fn ramp_admits_the_first_call_then_one_in_every_inverse_ratio() {
-        let policy =
-            HalfOpenPolicy::ramp(60.0, Rc::new(PowerCurve::new(0.25, 1.0).unwrap())).unwrap();
+        let policy = HalfOpenPolicy::ramp(60.0, Rc::new(PowerCurve::new(0.25, 1.0).unwrap())).unwrap();
         let admitted: Vec<u64> = (1..=12).filter(|&n| policy.admits(n, 0, 0)).collect();
         assert_eq!(admitted, vec![1, 5, 9]);
         // At the end of the ramp every call passes.
@@ -260,8 +210,7 @@ mod tests {
 
     #[test]
     fn ramp_ratio_grows_with_progress() {
-        let policy =
-            HalfOpenPolicy::ramp(100.0, Rc::new(ExponentialCurve::new(0.01).unwrap())).unwrap();
+        let policy = HalfOpenPolicy::ramp(100.0, Rc::new(ExponentialCurve::new(0.01).unwrap())).unwrap();
         let share = |now| (1..=10_000).filter(|&n| policy.admits(n, 0, now)).count();
         assert_eq!(share(0), 100);
         assert_eq!(share(50_000), 1_000);
@@ -296,15 +245,10 @@ mod tests {
     fn policy_limits() {
         let curve: Rc<dyn RampCurve> = Rc::new(PowerCurve::new(0.1, 1.0).unwrap());
         assert_eq!(
-            HalfOpenPolicy::ramp(0.5, curve.clone())
-                .unwrap_err()
-                .parameter,
+            HalfOpenPolicy::ramp(0.5, curve.clone()).unwrap_err().parameter,
             "duration"
         );
-        assert_eq!(
-            HalfOpenPolicy::ramp(f64::NAN, curve).unwrap_err().parameter,
-            "duration"
-        );
+        assert_eq!(HalfOpenPolicy::ramp(f64::NAN, curve).unwrap_err().parameter, "duration");
         assert_eq!(
             HalfOpenPolicy::permitted_calls(31.0 * 86_400.0, 1)
                 .unwrap_err()
@@ -312,9 +256,7 @@ mod tests {
             "maxDuration"
         );
         assert_eq!(
-            HalfOpenPolicy::permitted_calls(30.0, 0)
-                .unwrap_err()
-                .parameter,
+            HalfOpenPolicy::permitted_calls(30.0, 0).unwrap_err().parameter,
             "permittedCalls"
         );
     }

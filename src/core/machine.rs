@@ -106,13 +106,7 @@ pub fn transition_after_outcome(
         slots: &tally.window,
     };
     let reopen = |with_minimum| {
-        first_reached(
-            &config.rules,
-            &counts,
-            tally.consecutive_failures,
-            with_minimum,
-        )
-        .map(|cause| Transition {
+        first_reached(&config.rules, &counts, tally.consecutive_failures, with_minimum).map(|cause| Transition {
             from: state,
             to: state.next(Phase::Open, now),
             cause: Some(cause),
@@ -149,13 +143,7 @@ mod tests {
     use crate::core::rules::OpeningRule;
 
     fn config(policy: HalfOpenPolicy) -> Config {
-        Config::new(
-            10.0,
-            vec![OpeningRule::failure_rate(50.0, 4).unwrap()],
-            5.0,
-            policy,
-        )
-        .unwrap()
+        Config::new(10.0, vec![OpeningRule::failure_rate(50.0, 4).unwrap()], 5.0, policy).unwrap()
     }
 
     fn open_at(since: Millis) -> CircuitState {
@@ -193,10 +181,7 @@ mod tests {
     fn long_silence_goes_straight_to_closed() {
         let config = config(HalfOpenPolicy::permitted_calls(20.0, 1).unwrap());
         assert_eq!(
-            due_transition(open_at(0), 24_999, &config)
-                .unwrap()
-                .to
-                .phase,
+            due_transition(open_at(0), 24_999, &config).unwrap().to.phase,
             Phase::HalfOpen
         );
         let due = due_transition(open_at(0), 25_000, &config).unwrap();
@@ -229,10 +214,7 @@ mod tests {
     fn effective_state_changes_nothing_it_is_given() {
         let config = config(HalfOpenPolicy::permitted_calls(20.0, 1).unwrap());
         let stored = open_at(0);
-        assert_eq!(
-            effective_state(stored, 6_000, &config).phase,
-            Phase::HalfOpen
-        );
+        assert_eq!(effective_state(stored, 6_000, &config).phase, Phase::HalfOpen);
         assert_eq!(effective_state(stored, 1_000, &config), stored);
     }
 
@@ -256,12 +238,7 @@ mod tests {
         assert_eq!(transition_after_outcome(closed, &below, 100, &config), None);
         let reached = tally(
             &config,
-            &[
-                Outcome::Failure,
-                Outcome::Success,
-                Outcome::Failure,
-                Outcome::Success,
-            ],
+            &[Outcome::Failure, Outcome::Success, Outcome::Failure, Outcome::Success],
             1,
         );
         let transition = transition_after_outcome(closed, &reached, 100, &config).unwrap();
@@ -274,10 +251,7 @@ mod tests {
             }
         );
         let cause = transition.cause.unwrap();
-        assert_eq!(
-            (cause.rule_index, cause.matching, cause.evaluated),
-            (0, 2, 4)
-        );
+        assert_eq!((cause.rule_index, cause.matching, cause.evaluated), (0, 2, 4));
     }
 
     #[test]
@@ -309,20 +283,10 @@ mod tests {
             since: 5_000,
         };
         assert_eq!(
-            transition_after_outcome(
-                half_open,
-                &tally(&config, &[Outcome::Success; 2], 0),
-                6_000,
-                &config
-            ),
+            transition_after_outcome(half_open, &tally(&config, &[Outcome::Success; 2], 0), 6_000, &config),
             None
         );
-        let closing = transition_after_outcome(
-            half_open,
-            &tally(&config, &[Outcome::Success; 3], 0),
-            6_000,
-            &config,
-        );
+        let closing = transition_after_outcome(half_open, &tally(&config, &[Outcome::Success; 3], 0), 6_000, &config);
         assert_eq!(closing.unwrap().to.phase, Phase::Closed);
     }
 
@@ -330,12 +294,7 @@ mod tests {
     fn open_ignores_late_outcomes() {
         let config = config(HalfOpenPolicy::permitted_calls(20.0, 1).unwrap());
         assert_eq!(
-            transition_after_outcome(
-                open_at(0),
-                &tally(&config, &[Outcome::Failure; 9], 9),
-                10,
-                &config
-            ),
+            transition_after_outcome(open_at(0), &tally(&config, &[Outcome::Failure; 9], 9), 10, &config),
             None
         );
     }

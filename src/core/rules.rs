@@ -38,11 +38,7 @@ fn checked_threshold(threshold: f64) -> Result<f64, ConfigError> {
 
 fn checked_minimum(minimum_requests: i64) -> Result<u64, ConfigError> {
     if minimum_requests < 1 {
-        return Err(ConfigError::new(
-            "minimumRequests",
-            minimum_requests,
-            MINIMUM_LIMITS,
-        ));
+        return Err(ConfigError::new("minimumRequests", minimum_requests, MINIMUM_LIMITS));
     }
     Ok(minimum_requests as u64)
 }
@@ -59,11 +55,7 @@ impl OpeningRule {
         })
     }
 
-    pub fn slow_call_rate(
-        slow_call_duration: f64,
-        threshold: f64,
-        minimum_requests: i64,
-    ) -> Result<Self, ConfigError> {
+    pub fn slow_call_rate(slow_call_duration: f64, threshold: f64, minimum_requests: i64) -> Result<Self, ConfigError> {
         Ok(Self::SlowCallRate {
             slow_call_ms: checked_slow(slow_call_duration)?,
             threshold: checked_threshold(threshold)?,
@@ -94,8 +86,9 @@ impl OpeningRule {
 
     pub fn slow_call_ms(&self) -> Option<Millis> {
         match self {
-            Self::SlowCallRate { slow_call_ms, .. }
-            | Self::FailureOrSlowCallRate { slow_call_ms, .. } => Some(*slow_call_ms),
+            Self::SlowCallRate { slow_call_ms, .. } | Self::FailureOrSlowCallRate { slow_call_ms, .. } => {
+                Some(*slow_call_ms)
+            }
             _ => None,
         }
     }
@@ -103,29 +96,18 @@ impl OpeningRule {
     /// Evaluates the rule on the counts of the current state. `with_minimum`
     /// is true in the closed state; the half-open state has no minimum, and
     /// for a run of failures its minimum run is then one failure.
-    pub fn evaluate(
-        &self,
-        counts: &WindowCounts<'_>,
-        consecutive_failures: u64,
-        with_minimum: bool,
-    ) -> Verdict {
+    pub fn evaluate(&self, counts: &WindowCounts<'_>, consecutive_failures: u64, with_minimum: bool) -> Verdict {
         let (threshold, minimum, matching, evaluated) = match *self {
             Self::FailureRate {
                 threshold,
                 minimum_requests,
-            } => (
-                threshold,
-                minimum_requests,
-                counts.failures(),
-                counts.total(),
-            ),
+            } => (threshold, minimum_requests, counts.failures(), counts.total()),
             Self::SlowCallRate {
                 slow_call_ms,
                 threshold,
                 minimum_requests,
             } => {
-                let slow = counts.slow(Outcome::Success, slow_call_ms)
-                    + counts.slow(Outcome::Failure, slow_call_ms);
+                let slow = counts.slow(Outcome::Success, slow_call_ms) + counts.slow(Outcome::Failure, slow_call_ms);
                 (threshold, minimum_requests, slow, counts.timed())
             }
             Self::FailureOrSlowCallRate {
@@ -149,10 +131,7 @@ impl OpeningRule {
                 };
             }
         };
-        let counted = Counted {
-            matching,
-            evaluated,
-        };
+        let counted = Counted { matching, evaluated };
         if evaluated == 0 || (with_minimum && evaluated < minimum) {
             return Verdict::BelowMinimum(counted);
         }
@@ -197,10 +176,7 @@ pub fn first_reached(
 ) -> Option<OpeningCause> {
     rules.iter().enumerate().find_map(|(rule_index, rule)| {
         match rule.evaluate(counts, consecutive_failures, with_minimum) {
-            Verdict::Reached(Counted {
-                matching,
-                evaluated,
-            }) => Some(OpeningCause {
+            Verdict::Reached(Counted { matching, evaluated }) => Some(OpeningCause {
                 rule_index,
                 matching,
                 evaluated,
@@ -223,11 +199,7 @@ mod tests {
         slots
     }
 
-    fn repeat(
-        outcome: Outcome,
-        duration: Option<Millis>,
-        times: usize,
-    ) -> Vec<(Outcome, Option<Millis>)> {
+    fn repeat(outcome: Outcome, duration: Option<Millis>, times: usize) -> Vec<(Outcome, Option<Millis>)> {
         vec![(outcome, duration); times]
     }
 
@@ -422,30 +394,16 @@ mod tests {
                 evaluated: 3
             })
         );
-        assert!(matches!(
-            rule.evaluate(&counts, 1, false),
-            Verdict::Reached(_)
-        ));
-        assert!(matches!(
-            rule.evaluate(&counts, 0, false),
-            Verdict::Below(_)
-        ));
+        assert!(matches!(rule.evaluate(&counts, 1, false), Verdict::Reached(_)));
+        assert!(matches!(rule.evaluate(&counts, 0, false), Verdict::Below(_)));
     }
 
     #[test]
     fn limits_are_enforced_with_named_parameters() {
+        assert_eq!(OpeningRule::failure_rate(0.5, 1).unwrap_err().parameter, "threshold");
+        assert_eq!(OpeningRule::failure_rate(101.0, 1).unwrap_err().parameter, "threshold");
         assert_eq!(
-            OpeningRule::failure_rate(0.5, 1).unwrap_err().parameter,
-            "threshold"
-        );
-        assert_eq!(
-            OpeningRule::failure_rate(101.0, 1).unwrap_err().parameter,
-            "threshold"
-        );
-        assert_eq!(
-            OpeningRule::failure_rate(f64::NAN, 1)
-                .unwrap_err()
-                .parameter,
+            OpeningRule::failure_rate(f64::NAN, 1).unwrap_err().parameter,
             "threshold"
         );
         assert_eq!(
@@ -453,9 +411,7 @@ mod tests {
             "minimumRequests"
         );
         assert_eq!(
-            OpeningRule::slow_call_rate(0.0004, 50.0, 1)
-                .unwrap_err()
-                .parameter,
+            OpeningRule::slow_call_rate(0.0004, 50.0, 1).unwrap_err().parameter,
             "slowCallDuration"
         );
         assert_eq!(
@@ -464,10 +420,7 @@ mod tests {
                 .parameter,
             "slowCallDuration"
         );
-        assert_eq!(
-            OpeningRule::consecutive_failures(0).unwrap_err().parameter,
-            "failures"
-        );
+        assert_eq!(OpeningRule::consecutive_failures(0).unwrap_err().parameter, "failures");
         assert!(OpeningRule::slow_call_rate(0.001, 1.0, 1).is_ok());
         assert!(OpeningRule::failure_rate(100.0, 1).is_ok());
     }
@@ -480,10 +433,7 @@ mod tests {
             OpeningRule::slow_call_rate(1.0, 50.0, 1).unwrap(),
             OpeningRule::failure_rate(10.0, 1).unwrap(),
         ];
-        let slots = counts_with(
-            &bands,
-            &[(Outcome::Failure, Some(1_000)), (Outcome::Success, Some(5))],
-        );
+        let slots = counts_with(&bands, &[(Outcome::Failure, Some(1_000)), (Outcome::Success, Some(5))]);
         let counts = WindowCounts {
             bands: &bands,
             slots: &slots,

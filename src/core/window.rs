@@ -121,10 +121,7 @@ mod tests {
     fn ring_slots_wrap_and_stay_distinct_within_a_window() {
         let geometry = WindowGeometry::new(30_000);
         let now = 1_764_000_000_000;
-        let mut slots: Vec<usize> = geometry
-            .buckets_covering(now)
-            .map(|b| geometry.ring_slot(b))
-            .collect();
+        let mut slots: Vec<usize> = geometry.buckets_covering(now).map(|b| geometry.ring_slot(b)).collect();
         slots.sort();
         slots.dedup();
         assert_eq!(slots.len(), 30);

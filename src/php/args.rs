@@ -6,8 +6,8 @@ use ext_php_rs::flags::DataType;
 use ext_php_rs::types::{ZendClassObject, Zval};
 
 use super::classes::{
-    CIRCUIT_BREAKER_INTERFACE, EVENT_LISTENER_INTERFACE, OUTCOME_CLASSIFIER_INTERFACE,
-    clock_interface, half_open_policy_interface, ramp_curve_interface, storage_interface,
+    CIRCUIT_BREAKER_INTERFACE, EVENT_LISTENER_INTERFACE, OUTCOME_CLASSIFIER_INTERFACE, clock_interface,
+    half_open_policy_interface, ramp_curve_interface, storage_interface,
 };
 use super::configuration::Configuration;
 

@@ -9,8 +9,8 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 
 use super::classes::{
-    CALL_NOT_PERMITTED, STORAGE_EXCEPTION, circuit_breaker_interface, in_scope_of,
-    invalid_configuration, new_exception, storage_exception,
+    CALL_NOT_PERMITTED, STORAGE_EXCEPTION, circuit_breaker_interface, in_scope_of, invalid_configuration,
+    new_exception, storage_exception,
 };
 use super::clock::Clock;
 use super::configuration::{Configuration, describe};
@@ -42,9 +42,7 @@ pub struct CircuitBreaker {
 fn duration_ms(duration: Option<f64>) -> Result<Option<Millis>, PhpException> {
     match duration {
         None => Ok(None),
-        Some(seconds) if seconds.is_finite() && seconds >= 0.0 => {
-            Ok(Some(seconds_to_millis(seconds)))
-        }
+        Some(seconds) if seconds.is_finite() && seconds >= 0.0 => Ok(Some(seconds_to_millis(seconds))),
         Some(seconds) => Err(invalid_configuration(ConfigError::new(
             "duration",
             format_float(seconds),
@@ -138,9 +136,7 @@ impl CircuitBreaker {
 
     pub fn register(&self, outcome: Outcome, duration_ms: Option<Millis>) {
         let now = self.clock.now_ms();
-        self.with_events(now, |breaker, emit| {
-            breaker.register(outcome, duration_ms, now, emit)
-        });
+        self.with_events(now, |breaker, emit| breaker.register(outcome, duration_ms, now, emit));
     }
 
     /// Runs `run` on the storage, then delivers the events it emitted. Without
@@ -183,13 +179,12 @@ impl CircuitBreaker {
     fn php_event(&self, event: Event) -> PhpEvent {
         match event {
             Event::Opened { previous, cause } => {
-                let rule = ZendClassObject::<Configuration>::from_zend_obj(
-                    self.configuration.object().expect("an object"),
-                )
-                .and_then(|configuration| configuration.obj.as_ref())
-                .and_then(|configuration| configuration.rules.get(cause.rule_index))
-                .map(Zval::shallow_clone)
-                .unwrap_or_default();
+                let rule =
+                    ZendClassObject::<Configuration>::from_zend_obj(self.configuration.object().expect("an object"))
+                        .and_then(|configuration| configuration.obj.as_ref())
+                        .and_then(|configuration| configuration.rules.get(cause.rule_index))
+                        .map(Zval::shallow_clone)
+                        .unwrap_or_default();
                 PhpEvent::Opened {
                     previous: previous.into(),
                     rule,
@@ -199,9 +194,7 @@ impl CircuitBreaker {
             }
             Event::HalfOpened => PhpEvent::HalfOpened,
             Event::Closed => PhpEvent::Closed,
-            Event::Rejected { phase } => PhpEvent::Rejected {
-                state: phase.into(),
-            },
+            Event::Rejected { phase } => PhpEvent::Rejected { state: phase.into() },
             Event::StorageFailed(error) => PhpEvent::StorageFailed {
                 exception: storage_error(&error),
             },
@@ -211,9 +204,7 @@ impl CircuitBreaker {
 
 /// The Rust storage behind a storage object of this extension.
 fn native_storage(storage: &Zval) -> Option<&(dyn Storage + '_)> {
-    fn inner<T: ext_php_rs::class::RegisteredClass>(
-        object: &ext_php_rs::types::ZendObject,
-    ) -> Option<&T> {
+    fn inner<T: ext_php_rs::class::RegisteredClass>(object: &ext_php_rs::types::ZendObject) -> Option<&T> {
         ZendClassObject::<T>::from_zend_obj(object)?.obj.as_ref()
     }
     let object = storage.object()?;
@@ -243,10 +234,7 @@ pub fn call_not_permitted(service: Zval, state: State, retry_after_ms: Option<Mi
             state.describe(),
             format_float(seconds)
         ),
-        None => format!(
-            "Circuit '{name}' is {}: this call was not permitted",
-            state.describe()
-        ),
+        None => format!("Circuit '{name}' is {}: this call was not permitted", state.describe()),
     };
     let mut exception = new_exception(&CALL_NOT_PERMITTED, &message);
     if let Some(object) = exception.object_mut() {

@@ -110,19 +110,11 @@ pub fn register_interfaces() -> ext_php_rs::error::Result<()> {
             abstract_method("acquirePermission").returns(DataType::Bool, false, false),
             abstract_method("registerSuccess")
                 .not_required()
-                .arg(
-                    arg("duration", DataType::Double)
-                        .allow_null()
-                        .default("null"),
-                )
+                .arg(arg("duration", DataType::Double).allow_null().default("null"))
                 .returns(DataType::Void, false, false),
             abstract_method("registerFailure")
                 .not_required()
-                .arg(
-                    arg("duration", DataType::Double)
-                        .allow_null()
-                        .default("null"),
-                )
+                .arg(arg("duration", DataType::Double).allow_null().default("null"))
                 .returns(DataType::Void, false, false),
             abstract_method("getState").returns(DataType::object(STATE), false, false),
             abstract_method("getService").returns(DataType::String, false, false),
@@ -201,12 +193,10 @@ pub fn register_interfaces() -> ext_php_rs::error::Result<()> {
 fn spl_class(symbol: &str) -> &'static ClassEntry {
     let name = CString::new(symbol).expect("symbol names have no NUL");
     // SAFETY: dlsym with RTLD_DEFAULT only reads the loaded symbol tables.
-    let address =
-        unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) } as *const *const ClassEntry;
+    let address = unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) } as *const *const ClassEntry;
     // SAFETY: the symbol is a `zend_class_entry *` global of the PHP binary,
     // set by the SPL module, which starts before any extension.
-    unsafe { address.as_ref().and_then(|entry| entry.as_ref()) }
-        .expect("SPL is part of every PHP build")
+    unsafe { address.as_ref().and_then(|entry| entry.as_ref()) }.expect("SPL is part of every PHP build")
 }
 
 fn runtime_exception() -> &'static ClassEntry {
@@ -286,19 +276,11 @@ pub fn register_exceptions() -> ext_php_rs::error::Result<()> {
             MethodFlags::Public,
         )
         .method(
-            FunctionBuilder::new("getState", get_state).returns(
-                DataType::object(STATE),
-                false,
-                true,
-            ),
+            FunctionBuilder::new("getState", get_state).returns(DataType::object(STATE), false, true),
             MethodFlags::Public,
         )
         .method(
-            FunctionBuilder::new("getRetryAfter", get_retry_after).returns(
-                DataType::Double,
-                false,
-                true,
-            ),
+            FunctionBuilder::new("getRetryAfter", get_retry_after).returns(DataType::Double, false, true),
             MethodFlags::Public,
         )
         .registration(|ce, _| CALL_NOT_PERMITTED.set(ce))
@@ -317,9 +299,7 @@ pub fn register_exceptions() -> ext_php_rs::error::Result<()> {
 /// An exception of one of our classes, built as `new $class($message)` so it
 /// has its file, line and trace, ready to throw or to hand to a listener.
 pub fn new_exception(class: &ClassSlot, message: &str) -> Zval {
-    let zval = ZendObject::new(class.get())
-        .into_zval(false)
-        .unwrap_or_default();
+    let zval = ZendObject::new(class.get()).into_zval(false).unwrap_or_default();
     if let Some(object) = zval.object() {
         let _ = object.try_call_method("__construct", vec![&message]);
     }

@@ -13,10 +13,7 @@ use crate::core::error::ConfigError;
 /// The wall clock, read with one vDSO call: `SystemTime` costs several
 /// times more in arithmetic than the read itself, on every protected call.
 fn system_time() -> libc::timespec {
-    let mut now = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `now` is a valid timespec for clock_gettime to fill.
     unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut now) };
     now
@@ -39,11 +36,7 @@ fn call_function(name: &str, args: Vec<&dyn ext_php_rs::convert::IntoZvalDyn>) -
 /// A `DateTimeImmutable` at `seconds` since the epoch, in UTC.
 pub fn date_time(seconds: f64) -> Zval {
     let formatted = format!("{seconds:.6}");
-    call_function(
-        "date_create_immutable_from_format",
-        vec![&"U.u", &formatted],
-    )
-    .unwrap_or_default()
+    call_function("date_create_immutable_from_format", vec![&"U.u", &formatted]).unwrap_or_default()
 }
 
 /// Seconds since the epoch of a `DateTimeInterface`, a float or an int.
@@ -54,10 +47,7 @@ fn seconds_of(value: &Zval) -> Option<f64> {
     if let Some(long) = value.long() {
         return Some(long as f64);
     }
-    let formatted = value
-        .object()?
-        .try_call_method("format", vec![&"U.u"])
-        .ok()?;
+    let formatted = value.object()?.try_call_method("format", vec![&"U.u"]).ok()?;
     formatted.str()?.parse().ok()
 }
 
@@ -94,12 +84,9 @@ impl MockClock {
         let seconds = if now.is_null() {
             Some(system_seconds())
         } else if now.is_string() {
-            call_function(
-                "date_create_immutable",
-                vec![&now.str().unwrap_or_default()],
-            )
-            .filter(Zval::is_object)
-            .and_then(|date| seconds_of(&date))
+            call_function("date_create_immutable", vec![&now.str().unwrap_or_default()])
+                .filter(Zval::is_object)
+                .and_then(|date| seconds_of(&date))
         } else {
             seconds_of(now)
         };
@@ -110,9 +97,7 @@ impl MockClock {
                 "a finite Unix timestamp, a date string or a DateTimeImmutable",
             ))
         };
-        let seconds = seconds
-            .filter(|seconds| seconds.is_finite())
-            .ok_or_else(invalid)?;
+        let seconds = seconds.filter(|seconds| seconds.is_finite()).ok_or_else(invalid)?;
         Ok(Self {
             seconds: std::cell::Cell::new(seconds),
         })
@@ -147,16 +132,10 @@ impl Clock {
     pub fn from_arg(clock: Option<&Zval>) -> Self {
         match clock.and_then(|zval| zval.object().map(|object| (zval, object))) {
             None => Self::System,
-            Some((zval, object))
-                if ZendClassObject::<MockClock>::from_zend_obj(object).is_some() =>
-            {
+            Some((zval, object)) if ZendClassObject::<MockClock>::from_zend_obj(object).is_some() => {
                 Self::Mock(zval.shallow_clone())
             }
-            Some((_, object))
-                if ZendClassObject::<SystemClock>::from_zend_obj(object).is_some() =>
-            {
-                Self::System
-            }
+            Some((_, object)) if ZendClassObject::<SystemClock>::from_zend_obj(object).is_some() => Self::System,
             Some((zval, _)) => Self::Userland(zval.shallow_clone()),
         }
     }

@@ -6,9 +6,7 @@ use super::args::{CurveArg, PolicyArg};
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, Zval};
 
-use super::classes::{
-    half_open_policy_interface, invalid_configuration, opening_rule_interface, ramp_curve_interface,
-};
+use super::classes::{half_open_policy_interface, invalid_configuration, opening_rule_interface, ramp_curve_interface};
 use crate::core::config::Config;
 use crate::core::duration::format_float;
 use crate::core::error::ConfigError;
@@ -36,14 +34,8 @@ macro_rules! rule_class {
     };
 }
 
-rule_class!(
-    FailureRateRule,
-    "Zeusi\\CircuitBreaker\\Opening\\FailureRateRule"
-);
-rule_class!(
-    SlowCallRateRule,
-    "Zeusi\\CircuitBreaker\\Opening\\SlowCallRateRule"
-);
+rule_class!(FailureRateRule, "Zeusi\\CircuitBreaker\\Opening\\FailureRateRule");
+rule_class!(SlowCallRateRule, "Zeusi\\CircuitBreaker\\Opening\\SlowCallRateRule");
 rule_class!(
     FailureOrSlowCallRateRule,
     "Zeusi\\CircuitBreaker\\Opening\\FailureOrSlowCallRateRule"
@@ -64,15 +56,9 @@ fn threshold_of(rule: &OpeningRule) -> f64 {
 
 fn minimum_of(rule: &OpeningRule) -> i64 {
     match *rule {
-        OpeningRule::FailureRate {
-            minimum_requests, ..
-        }
-        | OpeningRule::SlowCallRate {
-            minimum_requests, ..
-        }
-        | OpeningRule::FailureOrSlowCallRate {
-            minimum_requests, ..
-        } => minimum_requests as i64,
+        OpeningRule::FailureRate { minimum_requests, .. }
+        | OpeningRule::SlowCallRate { minimum_requests, .. }
+        | OpeningRule::FailureOrSlowCallRate { minimum_requests, .. } => minimum_requests as i64,
         OpeningRule::ConsecutiveFailures { failures } => failures as i64,
     }
 }
@@ -100,11 +86,7 @@ impl FailureRateRule {
 
 #[php_impl]
 impl SlowCallRateRule {
-    pub fn __construct(
-        slowCallDuration: f64,
-        threshold: f64,
-        minimumRequests: i64,
-    ) -> Checked<Self> {
+    pub fn __construct(slowCallDuration: f64, threshold: f64, minimumRequests: i64) -> Checked<Self> {
         Ok(Self {
             rule: checked(OpeningRule::slow_call_rate(
                 slowCallDuration,
@@ -129,11 +111,7 @@ impl SlowCallRateRule {
 
 #[php_impl]
 impl FailureOrSlowCallRateRule {
-    pub fn __construct(
-        slowCallDuration: f64,
-        threshold: f64,
-        minimumRequests: i64,
-    ) -> Checked<Self> {
+    pub fn __construct(slowCallDuration: f64, threshold: f64, minimumRequests: i64) -> Checked<Self> {
         Ok(Self {
             rule: checked(OpeningRule::failure_or_slow_call_rate(
                 slowCallDuration,
@@ -227,16 +205,8 @@ impl RampCurve for UserlandCurve {
         let ratio = self
             .object
             .object()
-            .and_then(|object| {
-                object
-                    .try_call_method("computeAdmissionRatio", vec![&progress])
-                    .ok()
-            })
-            .and_then(|ratio| {
-                ratio
-                    .double()
-                    .or_else(|| ratio.long().map(|long| long as f64))
-            });
+            .and_then(|object| object.try_call_method("computeAdmissionRatio", vec![&progress]).ok())
+            .and_then(|ratio| ratio.double().or_else(|| ratio.long().map(|long| long as f64)));
         // A curve that throws or returns nonsense admits nothing; its
         // exception goes on to the caller, as any exception of user code.
         ratio.unwrap_or(f64::NAN)
@@ -326,9 +296,7 @@ impl PermittedCallsPolicy {
     #[php(getter)]
     pub fn get_permitted_calls(&self) -> i64 {
         match self.policy {
-            HalfOpenPolicy::PermittedCalls {
-                permitted_calls, ..
-            } => permitted_calls as i64,
+            HalfOpenPolicy::PermittedCalls { permitted_calls, .. } => permitted_calls as i64,
             HalfOpenPolicy::Ramp { .. } => 0,
         }
     }
@@ -364,10 +332,7 @@ impl Configuration {
             rules.push(rule);
             given.push(value.shallow_clone());
         }
-        let policy_object = halfOpenPolicy
-            .0
-            .object()
-            .expect("typed as HalfOpenPolicyInterface");
+        let policy_object = halfOpenPolicy.0.object().expect("typed as HalfOpenPolicyInterface");
         let policy = native::<RampPolicy>(policy_object)
             .map(|p| p.policy.clone())
             .or_else(|| native::<PermittedCallsPolicy>(policy_object).map(|p| p.policy.clone()))

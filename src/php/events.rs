@@ -22,10 +22,7 @@ macro_rules! event_class {
 }
 
 event_class!(CircuitOpened, "Zeusi\\CircuitBreaker\\Event\\CircuitOpened", previous_state: State, opening_cause: Zval);
-event_class!(
-    CircuitHalfOpened,
-    "Zeusi\\CircuitBreaker\\Event\\CircuitHalfOpened"
-);
+event_class!(CircuitHalfOpened, "Zeusi\\CircuitBreaker\\Event\\CircuitHalfOpened");
 event_class!(CircuitClosed, "Zeusi\\CircuitBreaker\\Event\\CircuitClosed");
 event_class!(CallRejected, "Zeusi\\CircuitBreaker\\Event\\CallRejected", state: State);
 event_class!(StorageFailed, "Zeusi\\CircuitBreaker\\Event\\StorageFailed", exception: Zval);
@@ -144,9 +141,7 @@ pub enum PhpEvent {
 }
 
 fn object_of<T: ext_php_rs::class::RegisteredClass>(value: T) -> Zval {
-    ZendClassObject::new(value)
-        .into_zval(false)
-        .unwrap_or_default()
+    ZendClassObject::new(value).into_zval(false).unwrap_or_default()
 }
 
 impl PhpEvent {
@@ -172,11 +167,7 @@ impl PhpEvent {
             }
             Self::HalfOpened => object_of(CircuitHalfOpened { service, time }),
             Self::Closed => object_of(CircuitClosed { service, time }),
-            Self::Rejected { state } => object_of(CallRejected {
-                service,
-                time,
-                state,
-            }),
+            Self::Rejected { state } => object_of(CallRejected { service, time, state }),
             Self::StorageFailed { exception } => object_of(StorageFailed {
                 service,
                 time,

@@ -40,20 +40,14 @@ impl Protection {
         if let Some(native) = native_breaker(&self.breaker) {
             return match native.acquire() {
                 Permission::Permitted => Ok(()),
-                Permission::Rejected {
-                    phase,
-                    retry_after_ms,
-                } => Err(thrown(call_not_permitted(
+                Permission::Rejected { phase, retry_after_ms } => Err(thrown(call_not_permitted(
                     native.get_service_zval(),
                     phase.into(),
                     retry_after_ms,
                 ))),
             };
         }
-        let breaker = self
-            .breaker
-            .object()
-            .expect("typed as CircuitBreakerInterface");
+        let breaker = self.breaker.object().expect("typed as CircuitBreakerInterface");
         let permitted = breaker.try_call_method("acquirePermission", vec![])?;
         if permitted.is_true() || ExecutorGlobals::has_exception() {
             return Ok(());
@@ -75,9 +69,7 @@ impl Protection {
     fn register(&self, outcome: Option<Outcome>, duration: Option<f64>) {
         let Some(outcome) = outcome else { return };
         if let Some(native) = native_breaker(&self.breaker) {
-            let duration_ms = duration
-                .filter(|d| d.is_finite() && *d >= 0.0)
-                .map(seconds_to_millis);
+            let duration_ms = duration.filter(|d| d.is_finite() && *d >= 0.0).map(seconds_to_millis);
             native.register(outcome.into(), duration_ms);
             return;
         }
@@ -91,10 +83,7 @@ impl Protection {
     }
 
     fn register_result(&self, result: &Zval, duration: Option<f64>) {
-        self.register(
-            self.classify("classifyResult", result, Outcome::Success),
-            duration,
-        );
+        self.register(self.classify("classifyResult", result, Outcome::Success), duration);
     }
 
     fn register_exception(&self, exception: &Zval, duration: Option<f64>) {
@@ -204,28 +193,22 @@ fn outcome_from(callback: &Zval, argument: &Zval) -> Result<Option<Outcome>, Php
     if returned.is_null() || ExecutorGlobals::has_exception() {
         return Ok(None);
     }
-    Outcome::from_zval(&returned).map(Some).ok_or_else(|| {
-        PhpException::from_message("The classifier callback must return an Outcome or null".into())
-    })
+    Outcome::from_zval(&returned)
+        .map(Some)
+        .ok_or_else(|| PhpException::from_message("The classifier callback must return an Outcome or null".into()))
 }
 
 #[php_impl]
 impl CallbackOutcomeClassifier {
     #[php(optional = resultClassifier)]
-    pub fn __construct(
-        exceptionClassifier: CallableArg<'_>,
-        resultClassifier: Option<CallableArg<'_>>,
-    ) -> Self {
+    pub fn __construct(exceptionClassifier: CallableArg<'_>, resultClassifier: Option<CallableArg<'_>>) -> Self {
         Self {
             on_exception: exceptionClassifier.0.shallow_clone(),
             on_result: resultClassifier.map(|callback| callback.0.shallow_clone()),
         }
     }
 
-    pub fn classify_exception(
-        &self,
-        exception: ThrowableArg<'_>,
-    ) -> Result<Option<Outcome>, PhpException> {
+    pub fn classify_exception(&self, exception: ThrowableArg<'_>) -> Result<Option<Outcome>, PhpException> {
         outcome_from(&self.on_exception, exception.0)
     }
 

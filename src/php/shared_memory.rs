@@ -20,11 +20,7 @@ pub const SIZE_SETTING: &str = "circuit_breaker.shm_size";
 const DEFAULT_SIZE: &str = "32M";
 
 static INI_ENTRIES: IniEntryDefs<2> = IniEntryDefs::new([
-    IniEntryDef::new(
-        c"circuit_breaker.shm_size",
-        c"32M",
-        IniEntryPermission::System,
-    ),
+    IniEntryDef::new(c"circuit_breaker.shm_size", c"32M", IniEntryPermission::System),
     IniEntryDef::end(),
 ]);
 
@@ -50,11 +46,7 @@ pub fn startup(module_number: i32) {
             let previous = SEGMENT.swap(Box::into_raw(Box::new(segment)), Ordering::AcqRel);
             drop_segment(previous);
         }
-        Err(error) => {
-            *SEGMENT_ERROR
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner()) = error
-        }
+        Err(error) => *SEGMENT_ERROR.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = error,
     }
 }
 
@@ -76,9 +68,7 @@ pub fn segment() -> Result<&'static Segment, String> {
     // SAFETY: a non-null pointer is a live segment until module shutdown,
     // after which no PHP code runs.
     unsafe { SEGMENT.load(Ordering::Acquire).as_ref() }.ok_or_else(|| {
-        let error = SEGMENT_ERROR
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let error = SEGMENT_ERROR.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         format!("no shared memory segment: {error}")
     })
 }
@@ -101,10 +91,7 @@ pub fn info_rows() -> Vec<(&'static str, String)> {
                 ),
                 (
                     "failures to allocate",
-                    header
-                        .allocation_failures
-                        .load(Ordering::Relaxed)
-                        .to_string(),
+                    header.allocation_failures.load(Ordering::Relaxed).to_string(),
                 ),
             ]
         }
@@ -140,24 +127,14 @@ impl Storage for SharedStorage {
         new: CircuitState,
         ttl_ms: Millis,
     ) -> Result<bool, StorageError> {
-        self.ready()?
-            .compare_and_set_state(service, expected, new, ttl_ms)
+        self.ready()?.compare_and_set_state(service, expected, new, ttl_ms)
     }
 
-    fn record_outcome(
-        &self,
-        service: &[u8],
-        record: &OutcomeRecord,
-    ) -> Result<(CircuitState, Tally), StorageError> {
+    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
         self.ready()?.record_outcome(service, record)
     }
 
-    fn admit_half_open(
-        &self,
-        service: &[u8],
-        state: CircuitState,
-        ttl_ms: Millis,
-    ) -> Result<u64, StorageError> {
+    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         self.ready()?.admit_half_open(service, state, ttl_ms)
     }
 

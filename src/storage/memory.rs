@@ -103,11 +103,7 @@ impl Storage for InMemoryStorage {
         }))
     }
 
-    fn record_outcome(
-        &self,
-        service: &[u8],
-        record: &OutcomeRecord,
-    ) -> Result<(CircuitState, Tally), StorageError> {
+    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
         Ok(self.with_circuit(service, |circuit| {
             let generation = circuit.state.generation;
             circuit.enter_generation(generation);
@@ -140,12 +136,7 @@ impl Storage for InMemoryStorage {
         }))
     }
 
-    fn admit_half_open(
-        &self,
-        service: &[u8],
-        state: CircuitState,
-        ttl_ms: Millis,
-    ) -> Result<u64, StorageError> {
+    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         Ok(self.with_circuit(service, |circuit| {
             if !circuit.enter_generation(state.generation) {
                 return circuit.admissions + 1;

@@ -35,6 +35,9 @@ pub struct OutcomeRecord {
     pub now: Millis,
     /// How long the state of the circuit must be kept from now on.
     pub state_ttl_ms: Millis,
+    /// Whether runs of failures must be counted (a rule reads them); when
+    /// not, a storage may skip that write.
+    pub counts_runs: bool,
 }
 
 /// The atomic operations the core composes. Each takes the service name as
@@ -54,20 +57,11 @@ pub trait Storage {
 
     /// Counts one outcome in the generation of the stored state, then returns
     /// that state and the tallies of its generation.
-    fn record_outcome(
-        &self,
-        service: &[u8],
-        record: &OutcomeRecord,
-    ) -> Result<(CircuitState, Tally), StorageError>;
+    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError>;
 
     /// Counts one call asking to pass in the half-open `state`; returns how
     /// many asked in that generation, this one included.
-    fn admit_half_open(
-        &self,
-        service: &[u8],
-        state: CircuitState,
-        ttl_ms: Millis,
-    ) -> Result<u64, StorageError>;
+    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError>;
 
     /// How many counters a bucket can hold, when the storage has a limit:
     /// a configuration needing more is refused when the breaker is made.

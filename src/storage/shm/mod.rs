@@ -19,15 +19,15 @@ use std::sync::atomic::Ordering;
 use segment::{InsertGuard, Record};
 pub use segment::{SLOTS, Segment, SegmentError};
 use words::{
-    CounterTag, EMPTY, claiming_key, decode_state, encode_state, increment_counter, is_claiming,
-    is_ready, read_counter, read_tally, ready_key, update_tally,
+    CounterTag, EMPTY, claiming_key, decode_state, encode_state, increment_counter, is_claiming, is_ready,
+    read_counter, read_tally, ready_key, update_tally,
 };
 
 use super::memory::ExpiryClock;
 use super::{OutcomeRecord, Storage, StorageError};
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
-use crate::core::machine::CircuitState;
+use crate::core::machine::{CircuitState, Phase};
 use crate::core::window::MAX_BUCKETS;
 
 /// How stale `last_used` may get before a process refreshes it: records are
@@ -71,8 +71,7 @@ fn write_stored_name(name: &mut Vec<u8>, prefix: &[u8], service: &[u8]) {
 fn hashes(name: &[u8]) -> (u64, u64) {
     let hash_with = |seed: u64| {
         // SipHash with fixed keys: the same in every process of the binary.
-        let mut hasher =
-            std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().build_hasher();
+        let mut hasher = std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().build_hasher();
         hasher.write_u64(seed);
         hasher.write(name);
         hasher.finish()
@@ -198,11 +197,7 @@ pub struct SharedMemoryStorage {
 
 impl SharedMemoryStorage {
     pub fn new(segment: &'static Segment, prefix: Vec<u8>, clock: ExpiryClock) -> Self {
-        Self {
-            segment,
-            prefix,
-            clock,
-        }
+        Self { segment, prefix, clock }
     }
 
     fn now(&self) -> u64 {
@@ -240,16 +235,11 @@ impl SharedMemoryStorage {
             return true;
         }
         record.last_used.store(now, Ordering::SeqCst);
-        record.key.load(Ordering::SeqCst) == ready_key(hash)
-            && record.check.load(Ordering::SeqCst) == check
+        record.key.load(Ordering::SeqCst) == ready_key(hash) && record.check.load(Ordering::SeqCst) == check
     }
 
     /// The record of a service, claimed for it when `create` and absent.
-    fn record_for(
-        &self,
-        service: &[u8],
-        create: bool,
-    ) -> Result<Option<&'static Record>, StorageError> {
+    fn record_for(&self, service: &[u8], create: bool) -> Result<Option<&'static Record>, StorageError> {
         let now = self.now();
         KNOWN.with_borrow_mut(|known| {
             write_stored_name(&mut known.name, &self.prefix, service);
@@ -265,9 +255,7 @@ impl SharedMemoryStorage {
             // A reuse racing this call makes `touch` fail; the next lookup
             // sees the reused record as another service's and looks further.
             for _ in 0..3 {
-                let remembered = identity
-                    .index
-                    .map(|index| (index, self.segment.record(index)));
+                let remembered = identity.index.map(|index| (index, self.segment.record(index)));
                 let found = match remembered
                     .filter(|(_, record)| Self::owns(record, &identity))
                     .or_else(|| self.probe(&identity))
@@ -279,9 +267,7 @@ impl SharedMemoryStorage {
                 let changed = identity.index != found.map(|(index, _)| index);
                 identity.index = found.map(|(index, _)| index);
                 match found {
-                    Some((_, record))
-                        if !self.touch(record, identity.hash, identity.check, now) =>
-                    {
+                    Some((_, record)) if !self.touch(record, identity.hash, identity.check, now) => {
                         identity.index = None
                     }
                     found => {
@@ -300,11 +286,7 @@ impl SharedMemoryStorage {
 
     /// Claims a record under the insert lock: a free one, else the first
     /// idle one in the probe sequence.
-    fn insert(
-        &self,
-        identity: &Identity,
-        now: u64,
-    ) -> Result<(usize, &'static Record), StorageError> {
+    fn insert(&self, identity: &Identity, now: u64) -> Result<(usize, &'static Record), StorageError> {
         let Identity { hash, check, .. } = *identity;
         let guard = self
             .segment
@@ -325,36 +307,22 @@ impl SharedMemoryStorage {
             let current = record.key.load(Ordering::SeqCst);
             if current == EMPTY {
                 record.key.store(claiming_key(hash), Ordering::SeqCst);
-                self.segment
-                    .header()
-                    .records_in_use
-                    .fetch_add(1, Ordering::Relaxed);
+                self.segment.header().records_in_use.fetch_add(1, Ordering::Relaxed);
             } else if !(is_ready(current) && self.is_idle(record, now)) {
                 continue;
             } else if record
                 .key
-                .compare_exchange(
-                    current,
-                    claiming_key(hash),
-                    Ordering::SeqCst,
-                    Ordering::SeqCst,
-                )
+                .compare_exchange(current, claiming_key(hash), Ordering::SeqCst, Ordering::SeqCst)
                 .is_err()
                 || !self.is_idle(record, now)
             {
                 // Used again since: give it back to its service.
-                let _ = record.key.compare_exchange(
-                    claiming_key(hash),
-                    current,
-                    Ordering::SeqCst,
-                    Ordering::SeqCst,
-                );
+                let _ = record
+                    .key
+                    .compare_exchange(claiming_key(hash), current, Ordering::SeqCst, Ordering::SeqCst);
                 continue;
             } else {
-                self.segment
-                    .header()
-                    .records_reused
-                    .fetch_add(1, Ordering::Relaxed);
+                self.segment.header().records_reused.fetch_add(1, Ordering::Relaxed);
             }
             Self::initialize(record, hash, check, now);
             return Ok((index, record));
@@ -457,11 +425,7 @@ impl Storage for SharedMemoryStorage {
             .is_ok())
     }
 
-    fn record_outcome(
-        &self,
-        service: &[u8],
-        record: &OutcomeRecord,
-    ) -> Result<(CircuitState, Tally), StorageError> {
+    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
         if record.slot_count > SLOTS {
             return Err(StorageError::Unavailable(format!(
                 "shared memory keeps {SLOTS} counters per bucket, the configuration needs {}",
@@ -481,18 +445,20 @@ impl Storage for SharedMemoryStorage {
             &circuit.counters[record.slot][now_slot],
             CounterTag::new(generation, now_bucket),
         );
-        let generation_outcomes =
-            update_tally(&circuit.generation_outcomes, generation, |count| count + 1);
+        // In the closed state, the counter is the only write: the tallies
+        // are kept only where something reads them.
+        let generation_outcomes = (state.phase == Phase::HalfOpen)
+            .then(|| update_tally(&circuit.generation_outcomes, generation, |count| count + 1))
+            .flatten();
         let consecutive_failures = match record.outcome {
-            Outcome::Failure => {
-                update_tally(&circuit.consecutive_failures, generation, |count| count + 1)
-            }
+            _ if !record.counts_runs => Some(0),
+            Outcome::Failure => update_tally(&circuit.consecutive_failures, generation, |count| count + 1),
+            Outcome::Success if read_tally(&circuit.consecutive_failures, generation) == 0 => Some(0),
             Outcome::Success => update_tally(&circuit.consecutive_failures, generation, |_| 0),
         };
         let counts = KNOWN.with_borrow_mut(|known| {
-            let current = |tags: &WindowTags| {
-                tags.generation == generation && tags.now_bucket == now_bucket && tags.ring == ring
-            };
+            let current =
+                |tags: &WindowTags| tags.generation == generation && tags.now_bucket == now_bucket && tags.ring == ring;
             let tags = match &mut known.window_tags {
                 Some(tags) if current(tags) => tags,
                 slot => slot.insert(WindowTags::new(generation, now_bucket, ring, now_slot)),
@@ -519,19 +485,11 @@ impl Storage for SharedMemoryStorage {
         Ok((state, tally))
     }
 
-    fn admit_half_open(
-        &self,
-        service: &[u8],
-        state: CircuitState,
-        ttl_ms: Millis,
-    ) -> Result<u64, StorageError> {
+    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         let record = self.record_for(service, true)?.expect("created");
         Self::keep_for(record, ttl_ms);
         // A late caller of an older generation is past its turn.
-        Ok(
-            update_tally(&record.admissions, state.generation, |count| count + 1)
-                .unwrap_or(u64::MAX),
-        )
+        Ok(update_tally(&record.admissions, state.generation, |count| count + 1).unwrap_or(u64::MAX))
     }
 
     fn max_slots(&self) -> Option<usize> {

@@ -62,9 +62,7 @@ pub struct Header {
 
 #[derive(Debug, Clone, Error, PartialEq, Eq)]
 pub enum SegmentError {
-    #[error(
-        "circuit_breaker.shm_size is {size} bytes: at least {minimum} are needed for one circuit"
-    )]
+    #[error("circuit_breaker.shm_size is {size} bytes: at least {minimum} are needed for one circuit")]
     TooSmall { size: usize, minimum: usize },
     #[error("mapping {size} bytes of shared memory failed: {reason}")]
     Map { size: usize, reason: String },
@@ -123,9 +121,7 @@ impl Segment {
     fn initialize_header(&self) -> Result<(), SegmentError> {
         let header = self.header();
         header.magic.store(MAGIC, Ordering::Relaxed);
-        header
-            .capacity
-            .store(self.capacity as u64, Ordering::Relaxed);
+        header.capacity.store(self.capacity as u64, Ordering::Relaxed);
         // SAFETY: the attribute is initialised by pthread_mutexattr_init
         // before use and destroyed after; the mutex lives in the mapping,
         // which nothing else uses yet, and is initialised exactly once.
@@ -142,10 +138,7 @@ impl Segment {
                 attributes,
                 libc::PTHREAD_MUTEX_ROBUST,
             ))?;
-            check(libc::pthread_mutex_init(
-                header.insert_lock.get(),
-                attributes,
-            ))?;
+            check(libc::pthread_mutex_init(header.insert_lock.get(), attributes))?;
             libc::pthread_mutexattr_destroy(attributes);
         }
         Ok(())
@@ -196,9 +189,7 @@ impl Segment {
                 true
             }
             error => {
-                return Err(SegmentError::Lock(
-                    std::io::Error::from_raw_os_error(error).to_string(),
-                ));
+                return Err(SegmentError::Lock(std::io::Error::from_raw_os_error(error).to_string()));
             }
         };
         Ok(InsertGuard {
@@ -211,9 +202,7 @@ impl Segment {
 fn check(status: libc::c_int) -> Result<(), SegmentError> {
     match status {
         0 => Ok(()),
-        error => Err(SegmentError::Lock(
-            std::io::Error::from_raw_os_error(error).to_string(),
-        )),
+        error => Err(SegmentError::Lock(std::io::Error::from_raw_os_error(error).to_string())),
     }
 }
 
@@ -244,11 +233,7 @@ mod tests {
     #[test]
     fn records_are_a_few_kib_and_aligned() {
         assert_eq!(size_of::<Record>() % 64, 0);
-        assert!(
-            size_of::<Record>() <= 8 * 1024,
-            "{} bytes",
-            size_of::<Record>()
-        );
+        assert!(size_of::<Record>() <= 8 * 1024, "{} bytes", size_of::<Record>());
     }
 
     #[test]
@@ -258,10 +243,7 @@ mod tests {
             segment.capacity(),
             ((1 << 20) - size_of::<Header>()) / size_of::<Record>()
         );
-        assert!(matches!(
-            Segment::create(100),
-            Err(SegmentError::TooSmall { .. })
-        ));
+        assert!(matches!(Segment::create(100), Err(SegmentError::TooSmall { .. })));
     }
 
     #[test]

@@ -41,9 +41,7 @@ fn a_circuit_opens_rejects_and_recovers() {
     };
     let mut events = Vec::new();
     for _ in 0..4 {
-        breaker.register(Outcome::Failure, None, clock.get(), &mut |event| {
-            events.push(event)
-        });
+        breaker.register(Outcome::Failure, None, clock.get(), &mut |event| events.push(event));
     }
     assert_eq!(breaker.state(clock.get()).unwrap(), Phase::Open);
     assert!(matches!(
@@ -55,9 +53,7 @@ fn a_circuit_opens_rejects_and_recovers() {
         breaker.acquire(clock.get(), &mut |event| events.push(event)),
         Permission::Permitted
     );
-    breaker.register(Outcome::Success, None, clock.get(), &mut |event| {
-        events.push(event)
-    });
+    breaker.register(Outcome::Success, None, clock.get(), &mut |event| events.push(event));
     assert_eq!(breaker.state(clock.get()).unwrap(), Phase::Closed);
     assert!(matches!(
         events.as_slice(),
@@ -118,10 +114,7 @@ fn services_and_prefixes_are_separate() {
 fn an_unknown_circuit_takes_no_record() {
     let clock = Rc::new(Cell::new(T0));
     let storage = storage(segment(1 << 20), &clock);
-    assert_eq!(
-        storage.load_state(b"never seen").unwrap(),
-        CircuitState::INITIAL
-    );
+    assert_eq!(storage.load_state(b"never seen").unwrap(), CircuitState::INITIAL);
     assert_eq!(storage.usage().0, 0);
 }
 
@@ -152,10 +145,7 @@ fn a_full_table_fails_and_names_the_setting_to_raise() {
         }
         other => panic!("unexpected {other:?}"),
     }
-    assert_eq!(
-        segment.header().allocation_failures.load(Ordering::Relaxed),
-        1
-    );
+    assert_eq!(segment.header().allocation_failures.load(Ordering::Relaxed), 1);
 }
 
 fn size_of_records(count: usize) -> usize {
@@ -194,9 +184,7 @@ fn idle_records_are_reused_and_start_afresh() {
         config: &config,
         storage: &storage,
     }
-    .register(Outcome::Failure, None, clock.get(), &mut |event| {
-        events.push(event)
-    });
+    .register(Outcome::Failure, None, clock.get(), &mut |event| events.push(event));
     assert!(events.is_empty(), "{events:?}");
     assert_eq!(storage.load_state(b"new").unwrap(), CircuitState::INITIAL);
     assert_eq!(
@@ -245,13 +233,7 @@ fn configurations_beyond_the_record_are_refused() {
     let rules = (1..=5)
         .map(|seconds| OpeningRule::slow_call_rate(seconds as f64, 50.0, 1).unwrap())
         .collect();
-    let config = Config::new(
-        10.0,
-        rules,
-        10.0,
-        HalfOpenPolicy::permitted_calls(30.0, 1).unwrap(),
-    )
-    .unwrap();
+    let config = Config::new(10.0, rules, 10.0, HalfOpenPolicy::permitted_calls(30.0, 1).unwrap()).unwrap();
     assert!(config.bands.slot_count() > SLOTS);
 }
 

@@ -85,12 +85,7 @@ pub fn update_tally(word: &AtomicU64, generation: u64, change: impl Fn(u64) -> u
             0
         };
         let next = change(value).min(TALLY_VALUE_MASK);
-        match word.compare_exchange_weak(
-            current,
-            tally(wanted, next),
-            Ordering::AcqRel,
-            Ordering::Relaxed,
-        ) {
+        match word.compare_exchange_weak(current, tally(wanted, next), Ordering::AcqRel, Ordering::Relaxed) {
             Ok(_) => return Some(next),
             Err(actual) => current = actual,
         }
@@ -111,9 +106,7 @@ pub struct CounterTag(u64);
 
 impl CounterTag {
     pub fn new(generation: u64, bucket: i64) -> Self {
-        Self(
-            ((generation & COUNTER_GENERATION_MASK) << BUCKET_BITS) | (bucket as u64 & BUCKET_MASK),
-        )
+        Self(((generation & COUNTER_GENERATION_MASK) << BUCKET_BITS) | (bucket as u64 & BUCKET_MASK))
     }
 }
 
@@ -125,12 +118,7 @@ fn counter_is_ahead(stored: u64, wanted: u64) -> bool {
     if stored_generation != wanted_generation {
         return is_ahead(stored_generation, wanted_generation, 12, 64);
     }
-    is_ahead(
-        stored & BUCKET_MASK,
-        wanted & BUCKET_MASK,
-        BUCKET_BITS,
-        1 << 20,
-    )
+    is_ahead(stored & BUCKET_MASK, wanted & BUCKET_MASK, BUCKET_BITS, 1 << 20)
 }
 
 /// Counts one outcome in the counter of `bucket` and `generation`. An
@@ -228,11 +216,7 @@ mod tests {
         assert_eq!(read_tally(&word, 3), 2);
         assert_eq!(read_tally(&word, 4), 0);
         assert_eq!(update_tally(&word, 4, |v| v + 1), Some(1));
-        assert_eq!(
-            update_tally(&word, 3, |v| v + 1),
-            None,
-            "a late writer of generation 3"
-        );
+        assert_eq!(update_tally(&word, 3, |v| v + 1), None, "a late writer of generation 3");
         assert_eq!(read_tally(&word, 4), 1);
         assert_eq!(update_tally(&word, 4, |_| 0), Some(0));
         // A generation far behind after wrapping is old: replaced.
