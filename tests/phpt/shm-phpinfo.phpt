@@ -1,0 +1,29 @@
+--TEST--
+phpinfo() shows the shared memory segment: size, circuits in use, capacity, reuses and failures to allocate
+--INI--
+circuit_breaker.shm_size=1M
+--FILE--
+<?php
+$breaker = new Zeusi\CircuitBreaker\CircuitBreaker('payments', new Zeusi\CircuitBreaker\Configuration(
+    timeWindow: 10,
+    openingRules: [new Zeusi\CircuitBreaker\Opening\FailureRateRule(threshold: 50, minimumRequests: 1)],
+    openDuration: 10,
+    halfOpenPolicy: Zeusi\CircuitBreaker\HalfOpen\PermittedCallsPolicy::createSingleTrial(maxDuration: 30),
+), new Zeusi\CircuitBreaker\Storage\SharedMemoryStorage());
+$breaker->registerSuccess();
+ob_start();
+phpinfo(INFO_MODULES);
+$info = ob_get_clean();
+preg_match('/circuit_breaker support.*?(?=\n\n)/s', $info, $section);
+echo $section[0], "\n";
+echo ini_get('circuit_breaker.shm_size'), "\n";
+?>
+--EXPECTF--
+circuit_breaker support => enabled
+version => %s
+shared memory size => 1048576 bytes
+circuits in use => 1
+circuit capacity => 180
+idle circuits reused => 0
+failures to allocate => 0
+1M
