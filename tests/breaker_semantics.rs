@@ -313,6 +313,16 @@ fn consecutive_failures_open_whatever_the_window_holds() {
 
 #[test]
 fn each_window_size_counts_the_right_span() {
+    // Fails 3 times at the start of a bucket, waits `later` ms, fails once more.
+    let state_after = |window: f64, bucket: Millis, later: Millis| {
+        let mut h = Harness::new(failure_rate_config(window, single_trial()));
+        let now = h.clock.get();
+        h.sleep(bucket - now.rem_euclid(bucket));
+        h.fail(3);
+        h.sleep(later);
+        h.fail(1);
+        h.state()
+    };
     for (window, bucket) in [
         (10.0, 1_000),
         (30.0, 1_000),
@@ -320,40 +330,16 @@ fn each_window_size_counts_the_right_span() {
         (600.0, 10_000),
         (3_600.0, 60_000),
     ] {
-        let mut h = Harness::new(
-            Config::new(
-                window,
-                vec![OpeningRule::failure_rate(50.0, 4).unwrap()],
-                10.0,
-                single_trial(),
-            )
-            .unwrap(),
-        );
-        // Align to a bucket start, fail 3 times, then let exactly one window pass.
-        let now = h.clock.get();
-        h.sleep(bucket - now.rem_euclid(bucket));
-        h.fail(3);
-        h.sleep((window * 1000.0) as Millis - 1);
-        h.fail(1);
+        let window_ms = (window * 1000.0) as Millis;
         assert_eq!(
-            h.state(),
+            state_after(window, bucket, window_ms - 1),
             Phase::Open,
-            "window {window}: the first failures are still in"
+            "window {window}: the first failures are in"
         );
-        let mut h = Harness::new(
-            Config::new(
-                window,
-                vec![OpeningRule::failure_rate(50.0, 4).unwrap()],
-                10.0,
-                single_trial(),
-            )
-            .unwrap(),
+        assert_eq!(
+            state_after(window, bucket, window_ms),
+            Phase::Closed,
+            "window {window}: the first failures left"
         );
-        let now = h.clock.get();
-        h.sleep(bucket - now.rem_euclid(bucket));
-        h.fail(3);
-        h.sleep((window * 1000.0) as Millis);
-        h.fail(1);
-        assert_eq!(h.state(), Phase::Closed, "window {window}: the first failures left");
     }
 }

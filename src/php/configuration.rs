@@ -84,55 +84,34 @@ impl FailureRateRule {
     }
 }
 
-#[php_impl]
-impl SlowCallRateRule {
-    pub fn __construct(slowCallDuration: f64, threshold: f64, minimumRequests: i64) -> Checked<Self> {
-        Ok(Self {
-            rule: checked(OpeningRule::slow_call_rate(
-                slowCallDuration,
-                threshold,
-                minimumRequests,
-            ))?,
-        })
-    }
-    #[php(getter)]
-    pub fn get_slow_call_duration(&self) -> f64 {
-        slow_of(&self.rule)
-    }
-    #[php(getter)]
-    pub fn get_threshold(&self) -> f64 {
-        threshold_of(&self.rule)
-    }
-    #[php(getter)]
-    pub fn get_minimum_requests(&self) -> i64 {
-        minimum_of(&self.rule)
-    }
+/// The two rules on slow calls share their parameters and getters.
+macro_rules! slow_rule_impl {
+    ($rust:ident, $constructor:path) => {
+        #[php_impl]
+        impl $rust {
+            pub fn __construct(slowCallDuration: f64, threshold: f64, minimumRequests: i64) -> Checked<Self> {
+                Ok(Self {
+                    rule: checked($constructor(slowCallDuration, threshold, minimumRequests))?,
+                })
+            }
+            #[php(getter)]
+            pub fn get_slow_call_duration(&self) -> f64 {
+                slow_of(&self.rule)
+            }
+            #[php(getter)]
+            pub fn get_threshold(&self) -> f64 {
+                threshold_of(&self.rule)
+            }
+            #[php(getter)]
+            pub fn get_minimum_requests(&self) -> i64 {
+                minimum_of(&self.rule)
+            }
+        }
+    };
 }
 
-#[php_impl]
-impl FailureOrSlowCallRateRule {
-    pub fn __construct(slowCallDuration: f64, threshold: f64, minimumRequests: i64) -> Checked<Self> {
-        Ok(Self {
-            rule: checked(OpeningRule::failure_or_slow_call_rate(
-                slowCallDuration,
-                threshold,
-                minimumRequests,
-            ))?,
-        })
-    }
-    #[php(getter)]
-    pub fn get_slow_call_duration(&self) -> f64 {
-        slow_of(&self.rule)
-    }
-    #[php(getter)]
-    pub fn get_threshold(&self) -> f64 {
-        threshold_of(&self.rule)
-    }
-    #[php(getter)]
-    pub fn get_minimum_requests(&self) -> i64 {
-        minimum_of(&self.rule)
-    }
-}
+slow_rule_impl!(SlowCallRateRule, OpeningRule::slow_call_rate);
+slow_rule_impl!(FailureOrSlowCallRateRule, OpeningRule::failure_or_slow_call_rate);
 
 #[php_impl]
 impl ConsecutiveFailuresRule {
