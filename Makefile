@@ -4,7 +4,7 @@
 PHP        ?= php
 EXTENSION  := $(CURDIR)/build/circuit_breaker.so
 
-.PHONY: deps build test test-core test-phpt test-integration demo install clean
+.PHONY: deps build test test-core test-phpt test-integration demo demo-cli bench install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -28,8 +28,17 @@ test-integration: build
 
 test: test-core test-phpt test-integration
 
+# The main job: PHP-FPM workers calling a failing upstream, with and without
+# the breaker; writes build/demo/demo.svg.
 demo: build
+	demo/run.sh $(EXTENSION)
+
+# A 3-second breaker in one CLI process.
+demo-cli: build
 	$(PHP) -n -d extension=$(EXTENSION) examples/cli-demo.php
+
+bench: build
+	$(PHP) -n -d extension=$(EXTENSION) -d circuit_breaker.shm_size=64M bench/protected-call.php
 
 install: build
 	install -m 0755 $(EXTENSION) $$(php-config --extension-dir)/circuit_breaker.so
