@@ -44,13 +44,12 @@ $configuration = fn (int $window, bool $slow = false) => new Configuration(
     halfOpenPolicy: RampPolicy::createExponential(duration: 60, initialRatio: 0.01),
 );
 
-$cases = [
-    'SharedMemoryStorage, 60 s window' => new CircuitBreaker('bench', $configuration(60), new SharedMemoryStorage('bench:')),
-    'SharedMemoryStorage, 10 s window' => new CircuitBreaker('bench10', $configuration(10), new SharedMemoryStorage('bench:')),
-    'SharedMemoryStorage, 3600 s window' => new CircuitBreaker('bench3600', $configuration(3600), new SharedMemoryStorage('bench:')),
-    'SharedMemoryStorage, slow call rule' => new CircuitBreaker('benchslow', $configuration(60, true), new SharedMemoryStorage('bench:')),
-    'InMemoryStorage, 60 s window' => new CircuitBreaker('bench', $configuration(60), new InMemoryStorage()),
-];
+$cases = [];
+foreach ([10, 30, 60, 90, 600, 3600] as $window) {
+    $cases["SharedMemoryStorage, $window s window"] = new CircuitBreaker("bench$window", $configuration($window), new SharedMemoryStorage('bench:'));
+}
+$cases['SharedMemoryStorage, 60 s, slow call rule'] = new CircuitBreaker('benchslow', $configuration(60, true), new SharedMemoryStorage('bench:'));
+$cases['InMemoryStorage, 60 s window'] = new CircuitBreaker('bench', $configuration(60), new InMemoryStorage());
 
 printf("%-40s %10s %8s\n", 'protected call', 'ns/call', 'x floor');
 printf("%-40s %10.1f %8s\n", 'floor: 2 empty native method calls', $floor, '1.0');
@@ -74,3 +73,25 @@ $cost = measure($iterations, function (int $n) use ($open) {
     }
 }) - $loop;
 printf("%-40s %10.1f %8.1f\n", 'SharedMemoryStorage, rejected while open', $cost, $cost / $floor);
+
+// Memory per service: records claimed in the segment (phpinfo's counters).
+function segment_info(): array
+{
+    ob_start();
+    phpinfo(INFO_MODULES);
+    preg_match_all('/^(shared memory size|circuits in use|circuit capacity) => (\d+)/m', ob_get_clean(), $matches);
+    return array_combine($matches[1], array_map('intval', $matches[2]));
+}
+echo "\n";
+printf("%-40s %10s %14s\n", 'memory', 'services', 'bytes/service');
+$before = segment_info()['circuits in use'];
+$storage = new SharedMemoryStorage('memory:');
+$created = 0;
+foreach ([1, 100, 10_000] as $services) {
+    for (; $created < $services; $created++) {
+        (new CircuitBreaker("service-$created", $configuration(60), $storage))->registerSuccess();
+    }
+    $info = segment_info();
+    $bytesPerRecord = $info['shared memory size'] / max(1, $info['circuit capacity']);
+    printf("%-40s %10d %14.0f\n", 'SharedMemoryStorage (fixed record)', $info['circuits in use'] - $before, $bytesPerRecord);
+}
