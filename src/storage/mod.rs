@@ -2,6 +2,7 @@
 //! never decides anything about a circuit.
 
 pub mod memory;
+pub mod redis;
 pub mod shm;
 
 use thiserror::Error;
@@ -68,4 +69,14 @@ pub trait Storage {
     fn max_slots(&self) -> Option<usize> {
         None
     }
+
+    /// Until when this process knows the circuit is open, for storages where
+    /// asking costs a round trip. An open circuit ends only by time, so the
+    /// answer stays exact until then.
+    fn remembered_open_until(&self, _service: &[u8]) -> Option<Millis> {
+        None
+    }
+
+    /// Remembers until when the circuit is open (`None`: forget it).
+    fn remember_open_until(&self, _service: &[u8], _until: Option<Millis>) {}
 }

@@ -1,0 +1,79 @@
+//! The one builder of the Redis keys of a circuit. Every key of a service
+//! carries the same hash tag, so a service lives on one Redis Cluster slot
+//! and its scripts can touch all its keys.
+//!
+//! ```text
+//! <prefix>cb:{<service>}:s          hash: state and generation tallies
+//! <prefix>cb:{<service>}:b:<bucket> hash: counters of one bucket, field <generation>:<slot>
+//! ```
+
+/// The keys of one service.
+pub struct ServiceKeys {
+    base: Vec<u8>,
+}
+
+impl ServiceKeys {
+    /// `prefix` has no braces (refused when the storage is made); braces and
+    /// `%` in the service are percent-encoded so the tag stays whole and two
+    /// services never share keys.
+    pub fn new(prefix: &[u8], service: &[u8]) -> Self {
+        let mut base = Vec::with_capacity(prefix.len() + service.len() + 8);
+        base.extend_from_slice(prefix);
+        base.extend_from_slice(b"cb:{");
+        for &byte in service {
+            match byte {
+                b'{' | b'}' | b'%' => base.extend_from_slice(format!("%{byte:02X}").as_bytes()),
+                _ => base.push(byte),
+            }
+        }
+        if service.is_empty() {
+            // `{}` is no hash tag for Redis: a lone `%`, which no encoded
+            // name produces, stands for the empty name.
+            base.push(b'%');
+        }
+        base.extend_from_slice(b"}:");
+        Self { base }
+    }
+
+    pub fn state(&self) -> Vec<u8> {
+        [self.base.as_slice(), b"s"].concat()
+    }
+
+    pub fn bucket(&self, bucket: i64) -> Vec<u8> {
+        let mut key = [self.base.as_slice(), b"b:"].concat();
+        key.extend_from_slice(bucket.to_string().as_bytes());
+        key
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use redis::cluster_routing::Slot;
+
+    use super::*;
+
+    #[test]
+    fn every_key_of_a_service_is_on_one_slot() {
+        for service in [&b"payments"[..], b"with {braces} inside", b"%7B", b"\xff\x00 binary", b""] {
+            let keys = ServiceKeys::new(b"shop:", service);
+            let slot = Slot::for_key(keys.state());
+            for bucket in [0, 1, 29_400_000, -1] {
+                assert_eq!(Slot::for_key(keys.bucket(bucket)), slot, "{service:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_tag_is_the_service() {
+        let keys = ServiceKeys::new(b"shop:", b"payments");
+        assert_eq!(keys.state(), b"shop:cb:{payments}:s");
+        assert_eq!(keys.bucket(42), b"shop:cb:{payments}:b:42");
+        assert_eq!(Slot::for_key(keys.state()), Slot::for_key("payments"));
+    }
+
+    #[test]
+    fn braces_and_percent_are_encoded_so_names_stay_distinct() {
+        assert_eq!(ServiceKeys::new(b"", b"a{b}").state(), b"cb:{a%7Bb%7D}:s");
+        assert_ne!(ServiceKeys::new(b"", b"%7B").state(), ServiceKeys::new(b"", b"{").state());
+    }
+}

@@ -1,0 +1,233 @@
+//! Circuits in Redis, Valkey or Redis Cluster, shared by every server.
+//!
+//! Budget of a call: a permitted call costs two round trips (the state
+//! before, one script after); a rejected call while open costs none, since
+//! each worker remembers until when the circuit is open.
+
+mod backoff;
+mod connection;
+mod keys;
+mod scripts;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::time::Duration;
+
+use redis::{ConnectionInfo, ConnectionLike, IntoConnectionInfo, RedisResult, Value};
+use thiserror::Error;
+
+pub use connection::Target;
+use connection::{ConnectionError, with_connection};
+use keys::ServiceKeys;
+
+use super::{OutcomeRecord, Storage, StorageError};
+use crate::core::counts::Tally;
+use crate::core::duration::Millis;
+use crate::core::machine::{CircuitState, Phase};
+
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum RedisConfigError {
+    #[error("{0}")]
+    Dsn(String),
+    #[error("a prefix must contain no braces: they would break the hash tag of Redis Cluster")]
+    PrefixWithBraces,
+}
+
+/// Parses one DSN: `redis://[user:password@]host:port[/db]`, `rediss://` for
+/// TLS, `unix:///path/to.sock` or `redis+unix:///path`.
+pub fn parse_dsn(dsn: &str) -> Result<ConnectionInfo, RedisConfigError> {
+    dsn.into_connection_info().map_err(|error| RedisConfigError::Dsn(format!("'{dsn}': {error}")))
+}
+
+pub struct RedisStorage {
+    target: Target,
+    /// Identifies the target in the per-process connection and open caches.
+    target_key: String,
+    prefix: Vec<u8>,
+    timeout: Duration,
+}
+
+thread_local! {
+    /// Until when each circuit is known to be open, per target, prefix and
+    /// service: an open circuit can only end by time, so this is exact.
+    static OPEN_UNTIL: RefCell<HashMap<(String, Vec<u8>), Millis>> = RefCell::new(HashMap::new());
+}
+
+fn encode_state(state: CircuitState) -> String {
+    let phase = match state.phase {
+        Phase::Closed => 0,
+        Phase::Open => 1,
+        Phase::HalfOpen => 2,
+    };
+    format!("{phase}:{}:{}", state.generation, state.since)
+}
+
+fn decode_state(encoded: &str) -> Option<CircuitState> {
+    let mut parts = encoded.splitn(3, ':');
+    let phase = match parts.next()? {
+        "0" => Phase::Closed,
+        "1" => Phase::Open,
+        "2" => Phase::HalfOpen,
+        _ => return None,
+    };
+    Some(CircuitState { phase, generation: parts.next()?.parse().ok()?, since: parts.next()?.parse().ok()? })
+}
+
+fn integer(value: &Value) -> Option<u64> {
+    match value {
+        Value::Int(integer) => u64::try_from(*integer).ok(),
+        Value::BulkString(bytes) => std::str::from_utf8(bytes).ok()?.parse().ok(),
+        _ => None,
+    }
+}
+
+fn text(value: &Value) -> Option<String> {
+    match value {
+        Value::BulkString(bytes) => String::from_utf8(bytes.clone()).ok(),
+        Value::SimpleString(text) => Some(text.clone()),
+        _ => None,
+    }
+}
+
+fn unexpected(what: &str) -> StorageError {
+    StorageError::Unavailable(format!("unexpected Redis answer to {what}"))
+}
+
+impl RedisStorage {
+    pub fn new(target: Target, prefix: Vec<u8>, timeout: Duration) -> Result<Self, RedisConfigError> {
+        if prefix.iter().any(|&byte| byte == b'{' || byte == b'}') {
+            return Err(RedisConfigError::PrefixWithBraces);
+        }
+        let target_key = match &target {
+            Target::Standalone(info) => format!("{:?}", info.addr()),
+            Target::Cluster(nodes) => format!("cluster {:?}", nodes.iter().map(ConnectionInfo::addr).collect::<Vec<_>>()),
+        };
+        Ok(Self { target, target_key, prefix, timeout })
+    }
+
+    fn run<T>(&self, what: &str, command: impl FnOnce(&mut dyn ConnectionLike) -> RedisResult<T>) -> Result<T, StorageError> {
+        with_connection(&self.target_key, &self.target, self.timeout, command).map_err(|error| match error {
+            ConnectionError::BackingOff(wait) => StorageError::Unavailable(format!(
+                "Redis failed just before: next attempt in {} ms",
+                wait.as_millis()
+            )),
+            ConnectionError::Redis(error) if error.is_timeout() => StorageError::Timeout(self.timeout.as_millis() as u64),
+            ConnectionError::Redis(error) => StorageError::Unavailable(format!("Redis {what} failed: {error}")),
+        })
+    }
+
+    fn keys(&self, service: &[u8]) -> ServiceKeys {
+        ServiceKeys::new(&self.prefix, service)
+    }
+}
+
+impl Storage for RedisStorage {
+    fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
+        let key = self.keys(service).state();
+        let value: Option<String> = self.run("HGET", |connection| redis::cmd("HGET").arg(key).arg("s").query(connection))?;
+        match value {
+            None => Ok(CircuitState::INITIAL),
+            Some(encoded) => decode_state(&encoded).ok_or_else(|| unexpected("HGET")),
+        }
+    }
+
+    fn compare_and_set_state(
+        &self,
+        service: &[u8],
+        expected: CircuitState,
+        new: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        let key = self.keys(service).state();
+        let stored: i64 = self.run("compare-and-set", |connection| {
+            scripts::COMPARE_AND_SET
+                .key(key)
+                .arg(encode_state(expected))
+                .arg(encode_state(new))
+                .arg(ttl_ms.max(1))
+                .invoke(connection)
+        })?;
+        Ok(stored == 1)
+    }
+
+    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
+        let keys = self.keys(service);
+        let mut invocation = scripts::RECORD.key(keys.state());
+        for bucket in record.window.buckets_covering(record.now) {
+            invocation.key(keys.bucket(bucket));
+        }
+        invocation
+            .arg(record.slot)
+            .arg(record.slot_count)
+            .arg(u8::from(record.outcome == crate::core::counts::Outcome::Failure))
+            .arg(u8::from(record.counts_runs))
+            .arg(record.window.counter_ttl_ms())
+            .arg(record.state_ttl_ms.max(1));
+        let answer: Vec<Value> = self.run("record script", |connection| invocation.invoke(connection))?;
+        let state = answer.first().and_then(text).as_deref().and_then(decode_state).ok_or_else(|| unexpected("the record script"))?;
+        let numbers: Option<Vec<u64>> = answer[1..].iter().map(integer).collect();
+        let numbers = numbers.filter(|numbers| numbers.len() == 2 + record.slot_count).ok_or_else(|| unexpected("the record script"))?;
+        let tally = Tally { generation_outcomes: numbers[0], consecutive_failures: numbers[1], window: numbers[2..].to_vec() };
+        Ok((state, tally))
+    }
+
+    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+        let key = self.keys(service).state();
+        self.run("admission script", |connection| {
+            scripts::ADMIT.key(key).arg(state.generation).arg(ttl_ms.max(1)).invoke(connection)
+        })
+    }
+
+    fn remembered_open_until(&self, service: &[u8]) -> Option<Millis> {
+        OPEN_UNTIL.with_borrow(|open| open.get(&(self.target_key.clone(), [&self.prefix, service].concat())).copied())
+    }
+
+    fn remember_open_until(&self, service: &[u8], until: Option<Millis>) {
+        let key = (self.target_key.clone(), [&self.prefix, service].concat());
+        OPEN_UNTIL.with_borrow_mut(|open| match until {
+            Some(until) => {
+                open.insert(key, until);
+            }
+            None => {
+                open.remove(&key);
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn states_round_trip_as_text() {
+        for state in [
+            CircuitState::INITIAL,
+            CircuitState { phase: Phase::HalfOpen, generation: 123_456, since: 1_764_000_000_123 },
+        ] {
+            assert_eq!(decode_state(&encode_state(state)), Some(state));
+        }
+        assert_eq!(encode_state(CircuitState::INITIAL), "0:0:0", "the scripts' default");
+        assert_eq!(decode_state("garbage"), None);
+    }
+
+    #[test]
+    fn dsns_are_checked_when_the_storage_is_made() {
+        assert!(parse_dsn("redis://127.0.0.1:6379").is_ok());
+        assert!(parse_dsn("redis://user:secret@127.0.0.1:6380/2").is_ok());
+        assert!(parse_dsn("rediss://127.0.0.1:6380").is_ok());
+        assert!(parse_dsn("unix:///run/redis.sock").is_ok());
+        assert!(matches!(parse_dsn("http://127.0.0.1"), Err(RedisConfigError::Dsn(_))));
+        assert!(matches!(parse_dsn("redis://127.0.0.1:notaport"), Err(RedisConfigError::Dsn(_))));
+    }
+
+    #[test]
+    fn prefixes_with_braces_are_refused() {
+        let target = Target::Standalone(parse_dsn("redis://127.0.0.1").unwrap());
+        assert!(matches!(
+            RedisStorage::new(target.clone(), b"shop{1}:".to_vec(), Duration::from_millis(50)),
+            Err(RedisConfigError::PrefixWithBraces)
+        ));
+        assert!(RedisStorage::new(target, b"shop:".to_vec(), Duration::from_millis(50)).is_ok());
+    }
+}
