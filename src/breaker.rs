@@ -58,8 +58,15 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     }
 
     fn try_acquire(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> Result<Permission, StorageError> {
-        if let Some(until) = self.storage.remembered_open_until(self.service).filter(|&until| now < until) {
-            return Ok(Permission::Rejected { phase: Phase::Open, retry_after_ms: Some(until - now) });
+        if let Some(until) = self
+            .storage
+            .remembered_open_until(self.service)
+            .filter(|&until| now < until)
+        {
+            return Ok(Permission::Rejected {
+                phase: Phase::Open,
+                retry_after_ms: Some(until - now),
+            });
         }
         let stored = self.storage.load_state(self.service)?;
         let state = self.settle(stored, now, emit)?;
@@ -68,7 +75,10 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             Phase::Open => {
                 let remaining = open_remaining_ms(state, now, self.config);
                 self.storage.remember_open_until(self.service, Some(now + remaining));
-                Permission::Rejected { phase: Phase::Open, retry_after_ms: Some(remaining) }
+                Permission::Rejected {
+                    phase: Phase::Open,
+                    retry_after_ms: Some(remaining),
+                }
             }
             Phase::HalfOpen => {
                 let admission = self

@@ -16,6 +16,7 @@ use super::clock::Clock;
 use super::configuration::{Configuration, describe};
 use super::enums::State;
 use super::events::{PhpEvent, deliver};
+use super::redis::RedisStorage;
 use super::shared_memory::{ApcuStorage, SharedMemoryStorage};
 use super::storage::InMemoryStorage;
 use super::typed::Bytes;
@@ -213,6 +214,9 @@ fn native_storage(storage: &Zval) -> Option<&(dyn Storage + '_)> {
     }
     if let Some(shared) = inner::<SharedMemoryStorage>(object) {
         return Some(&shared.storage);
+    }
+    if let Some(redis) = inner::<RedisStorage>(object) {
+        return Some(&redis.storage);
     }
     inner::<ApcuStorage>(object).map(|shared| &shared.storage as &dyn Storage)
 }

@@ -8,6 +8,7 @@ mod configuration;
 mod enums;
 mod events;
 mod execution;
+mod redis;
 mod shared_memory;
 mod storage;
 mod typed;
@@ -73,6 +74,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<storage::InMemoryStorage>()
         .class::<shared_memory::SharedMemoryStorage>()
         .class::<shared_memory::ApcuStorage>()
+        .class::<redis::RedisStorage>()
         .class::<events::OpeningCause>()
         .class::<events::CircuitOpened>()
         .class::<events::CircuitHalfOpened>()

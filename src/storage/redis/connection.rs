@@ -97,7 +97,13 @@ pub fn with_connection<T>(
         if slot.pid != pid {
             // Inherited through fork: the parent keeps using that socket.
             std::mem::forget(slot.connection.take());
-            *slot = Slot { connection: None, pid, last_used: now, failures: 0, retry_at: None };
+            *slot = Slot {
+                connection: None,
+                pid,
+                last_used: now,
+                failures: 0,
+                retry_at: None,
+            };
         }
         if let Some(retry_at) = slot.retry_at.filter(|&retry_at| now < retry_at) {
             return Err(ConnectionError::BackingOff(retry_at - now));
@@ -125,7 +131,12 @@ pub fn with_connection<T>(
             }
             Err(error) => {
                 // A script error is the server answering: the connection is fine.
-                if error.is_io_error() || error.is_timeout() || error.is_connection_dropped() || error.is_connection_refusal() || slot.connection.is_none() {
+                if error.is_io_error()
+                    || error.is_timeout()
+                    || error.is_connection_dropped()
+                    || error.is_connection_refusal()
+                    || slot.connection.is_none()
+                {
                     slot.connection = None;
                     slot.failures += 1;
                     slot.retry_at = Some(Instant::now() + backoff(slot.failures));

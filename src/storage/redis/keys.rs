@@ -54,7 +54,13 @@ mod tests {
 
     #[test]
     fn every_key_of_a_service_is_on_one_slot() {
-        for service in [&b"payments"[..], b"with {braces} inside", b"%7B", b"\xff\x00 binary", b""] {
+        for service in [
+            &b"payments"[..],
+            b"with {braces} inside",
+            b"%7B",
+            b"\xff\x00 binary",
+            b"",
+        ] {
             let keys = ServiceKeys::new(b"shop:", service);
             let slot = Slot::for_key(keys.state());
             for bucket in [0, 1, 29_400_000, -1] {
@@ -74,6 +80,9 @@ mod tests {
     #[test]
     fn braces_and_percent_are_encoded_so_names_stay_distinct() {
         assert_eq!(ServiceKeys::new(b"", b"a{b}").state(), b"cb:{a%7Bb%7D}:s");
-        assert_ne!(ServiceKeys::new(b"", b"%7B").state(), ServiceKeys::new(b"", b"{").state());
+        assert_ne!(
+            ServiceKeys::new(b"", b"%7B").state(),
+            ServiceKeys::new(b"", b"{").state()
+        );
     }
 }

@@ -36,7 +36,8 @@ pub enum RedisConfigError {
 /// Parses one DSN: `redis://[user:password@]host:port[/db]`, `rediss://` for
 /// TLS, `unix:///path/to.sock` or `redis+unix:///path`.
 pub fn parse_dsn(dsn: &str) -> Result<ConnectionInfo, RedisConfigError> {
-    dsn.into_connection_info().map_err(|error| RedisConfigError::Dsn(format!("'{dsn}': {error}")))
+    dsn.into_connection_info()
+        .map_err(|error| RedisConfigError::Dsn(format!("'{dsn}': {error}")))
 }
 
 pub struct RedisStorage {
@@ -70,7 +71,11 @@ fn decode_state(encoded: &str) -> Option<CircuitState> {
         "2" => Phase::HalfOpen,
         _ => return None,
     };
-    Some(CircuitState { phase, generation: parts.next()?.parse().ok()?, since: parts.next()?.parse().ok()? })
+    Some(CircuitState {
+        phase,
+        generation: parts.next()?.parse().ok()?,
+        since: parts.next()?.parse().ok()?,
+    })
 }
 
 fn integer(value: &Value) -> Option<u64> {
@@ -98,20 +103,36 @@ impl RedisStorage {
         if prefix.iter().any(|&byte| byte == b'{' || byte == b'}') {
             return Err(RedisConfigError::PrefixWithBraces);
         }
+        // rediss:// needs a crypto provider; installing it twice is harmless.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let target_key = match &target {
             Target::Standalone(info) => format!("{:?}", info.addr()),
-            Target::Cluster(nodes) => format!("cluster {:?}", nodes.iter().map(ConnectionInfo::addr).collect::<Vec<_>>()),
+            Target::Cluster(nodes) => format!(
+                "cluster {:?}",
+                nodes.iter().map(ConnectionInfo::addr).collect::<Vec<_>>()
+            ),
         };
-        Ok(Self { target, target_key, prefix, timeout })
+        Ok(Self {
+            target,
+            target_key,
+            prefix,
+            timeout,
+        })
     }
 
-    fn run<T>(&self, what: &str, command: impl FnOnce(&mut dyn ConnectionLike) -> RedisResult<T>) -> Result<T, StorageError> {
+    fn run<T>(
+        &self,
+        what: &str,
+        command: impl FnOnce(&mut dyn ConnectionLike) -> RedisResult<T>,
+    ) -> Result<T, StorageError> {
         with_connection(&self.target_key, &self.target, self.timeout, command).map_err(|error| match error {
             ConnectionError::BackingOff(wait) => StorageError::Unavailable(format!(
                 "Redis failed just before: next attempt in {} ms",
                 wait.as_millis()
             )),
-            ConnectionError::Redis(error) if error.is_timeout() => StorageError::Timeout(self.timeout.as_millis() as u64),
+            ConnectionError::Redis(error) if error.is_timeout() => {
+                StorageError::Timeout(self.timeout.as_millis() as u64)
+            }
             ConnectionError::Redis(error) => StorageError::Unavailable(format!("Redis {what} failed: {error}")),
         })
     }
@@ -124,7 +145,9 @@ impl RedisStorage {
 impl Storage for RedisStorage {
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
         let key = self.keys(service).state();
-        let value: Option<String> = self.run("HGET", |connection| redis::cmd("HGET").arg(key).arg("s").query(connection))?;
+        let value: Option<String> = self.run("HGET", |connection| {
+            redis::cmd("HGET").arg(key).arg("s").query(connection)
+        })?;
         match value {
             None => Ok(CircuitState::INITIAL),
             Some(encoded) => decode_state(&encoded).ok_or_else(|| unexpected("HGET")),
@@ -164,22 +187,40 @@ impl Storage for RedisStorage {
             .arg(record.window.counter_ttl_ms())
             .arg(record.state_ttl_ms.max(1));
         let answer: Vec<Value> = self.run("record script", |connection| invocation.invoke(connection))?;
-        let state = answer.first().and_then(text).as_deref().and_then(decode_state).ok_or_else(|| unexpected("the record script"))?;
+        let state = answer
+            .first()
+            .and_then(text)
+            .as_deref()
+            .and_then(decode_state)
+            .ok_or_else(|| unexpected("the record script"))?;
         let numbers: Option<Vec<u64>> = answer[1..].iter().map(integer).collect();
-        let numbers = numbers.filter(|numbers| numbers.len() == 2 + record.slot_count).ok_or_else(|| unexpected("the record script"))?;
-        let tally = Tally { generation_outcomes: numbers[0], consecutive_failures: numbers[1], window: numbers[2..].to_vec() };
+        let numbers = numbers
+            .filter(|numbers| numbers.len() == 2 + record.slot_count)
+            .ok_or_else(|| unexpected("the record script"))?;
+        let tally = Tally {
+            generation_outcomes: numbers[0],
+            consecutive_failures: numbers[1],
+            window: numbers[2..].to_vec(),
+        };
         Ok((state, tally))
     }
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         let key = self.keys(service).state();
         self.run("admission script", |connection| {
-            scripts::ADMIT.key(key).arg(state.generation).arg(ttl_ms.max(1)).invoke(connection)
+            scripts::ADMIT
+                .key(key)
+                .arg(state.generation)
+                .arg(ttl_ms.max(1))
+                .invoke(connection)
         })
     }
 
     fn remembered_open_until(&self, service: &[u8]) -> Option<Millis> {
-        OPEN_UNTIL.with_borrow(|open| open.get(&(self.target_key.clone(), [&self.prefix, service].concat())).copied())
+        OPEN_UNTIL.with_borrow(|open| {
+            open.get(&(self.target_key.clone(), [&self.prefix, service].concat()))
+                .copied()
+        })
     }
 
     fn remember_open_until(&self, service: &[u8], until: Option<Millis>) {
@@ -203,7 +244,11 @@ mod tests {
     fn states_round_trip_as_text() {
         for state in [
             CircuitState::INITIAL,
-            CircuitState { phase: Phase::HalfOpen, generation: 123_456, since: 1_764_000_000_123 },
+            CircuitState {
+                phase: Phase::HalfOpen,
+                generation: 123_456,
+                since: 1_764_000_000_123,
+            },
         ] {
             assert_eq!(decode_state(&encode_state(state)), Some(state));
         }
@@ -218,7 +263,10 @@ mod tests {
         assert!(parse_dsn("rediss://127.0.0.1:6380").is_ok());
         assert!(parse_dsn("unix:///run/redis.sock").is_ok());
         assert!(matches!(parse_dsn("http://127.0.0.1"), Err(RedisConfigError::Dsn(_))));
-        assert!(matches!(parse_dsn("redis://127.0.0.1:notaport"), Err(RedisConfigError::Dsn(_))));
+        assert!(matches!(
+            parse_dsn("redis://127.0.0.1:notaport"),
+            Err(RedisConfigError::Dsn(_))
+        ));
     }
 
     #[test]

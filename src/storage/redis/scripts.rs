@@ -1,6 +1,7 @@
 //! The Lua scripts: each decision that reads and writes is one script, so it
 //! is atomic on the server. They only count and compare: the rules stay in
-//! the Rust core.
+//! the Rust core. Inside them hashes are read with HMGET only, so that
+//! `INFO commandstats` counts HGET for the state reads of clients alone.
 
 use std::sync::LazyLock;
 
@@ -13,7 +14,7 @@ use redis::Script;
 pub static RECORD: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
-local state = redis.call('HGET', KEYS[1], 's') or '0:0:0'
+local state = redis.call('HMGET', KEYS[1], 's')[1] or '0:0:0'
 local phase, generation = string.match(state, '^(%d+):(%d+):')
 local slots = tonumber(ARGV[2])
 local current = KEYS[#KEYS]
@@ -23,8 +24,9 @@ redis.call('PEXPIRE', current, ARGV[5])
 -- A tally belongs to one generation: another generation's value reads as 0.
 local function tally(field, next)
     local value = 0
-    if redis.call('HGET', KEYS[1], field .. 'g') == generation then
-        value = tonumber(redis.call('HGET', KEYS[1], field)) or 0
+    local stored = redis.call('HMGET', KEYS[1], field .. 'g', field)
+    if stored[1] == generation then
+        value = tonumber(stored[2]) or 0
     end
     value = next(value)
     redis.call('HSET', KEYS[1], field .. 'g', generation, field, value)
@@ -74,7 +76,7 @@ return result
 pub static COMPARE_AND_SET: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
-if (redis.call('HGET', KEYS[1], 's') or '0:0:0') ~= ARGV[1] then
+if (redis.call('HMGET', KEYS[1], 's')[1] or '0:0:0') ~= ARGV[1] then
     return 0
 end
 redis.call('HSET', KEYS[1], 's', ARGV[2])
@@ -89,8 +91,9 @@ pub static ADMIT: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
 local value = 0
-if redis.call('HGET', KEYS[1], 'ag') == ARGV[1] then
-    value = tonumber(redis.call('HGET', KEYS[1], 'a')) or 0
+local stored = redis.call('HMGET', KEYS[1], 'ag', 'a')
+if stored[1] == ARGV[1] then
+    value = tonumber(stored[2]) or 0
 end
 value = value + 1
 redis.call('HSET', KEYS[1], 'ag', ARGV[1], 'a', value)

@@ -1,0 +1,83 @@
+//! `Storage\RedisStorage`: circuits shared by every server through Redis,
+//! Valkey or Redis Cluster.
+
+use std::time::Duration;
+
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::Zval;
+
+use super::classes::{invalid_configuration, storage_interface};
+use super::configuration::describe;
+use crate::core::duration::format_float;
+use crate::core::error::ConfigError;
+use crate::storage::redis::{RedisStorage as Redis, Target, parse_dsn};
+
+const DSN_LIMITS: &str = "a redis://, rediss:// or unix:// DSN, or a non-empty array of them for Redis Cluster";
+
+fn invalid_dsn(value: &Zval, reason: String) -> PhpException {
+    let mut error = ConfigError::new("dsn", describe(value), DSN_LIMITS);
+    error.value = format!("{} ({reason})", error.value);
+    invalid_configuration(error)
+}
+
+fn target(dsn: &Zval) -> Result<Target, PhpException> {
+    if let Some(single) = dsn.str() {
+        return parse_dsn(single)
+            .map(Target::Standalone)
+            .map_err(|error| invalid_dsn(dsn, error.to_string()));
+    }
+    let Some(nodes) = dsn.array() else {
+        return Err(invalid_dsn(dsn, "neither a string nor an array".into()));
+    };
+    let nodes = nodes
+        .values()
+        .map(|node| {
+            let text = node
+                .str()
+                .ok_or_else(|| invalid_dsn(dsn, format!("{} is not a DSN", describe(node))))?;
+            parse_dsn(text).map_err(|error| invalid_dsn(dsn, error.to_string()))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if nodes.is_empty() {
+        return Err(invalid_dsn(dsn, "no seed node".into()));
+    }
+    Ok(Target::Cluster(nodes))
+}
+
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\Storage\\RedisStorage")]
+#[php(implements(ce = storage_interface, stub = "\\Zeusi\\CircuitBreaker\\Storage\\StorageInterface"))]
+pub struct RedisStorage {
+    pub storage: Redis,
+}
+
+#[php_impl]
+impl RedisStorage {
+    /// `$dsn`: `redis://[user:password@]host:port[/db]`, `rediss://` for TLS,
+    /// `unix:///path.sock`, or an array of seed nodes of a Redis Cluster.
+    /// `$timeout`: seconds each Redis call may take, connecting included.
+    #[php(optional = dsn)]
+    #[php(defaults(prefix = String::new(), timeout = 0.05))]
+    pub fn __construct(dsn: Option<&Zval>, prefix: String, timeout: f64) -> Result<Self, PhpException> {
+        let target = match dsn {
+            Some(dsn) if !dsn.is_null() => target(dsn)?,
+            _ => Target::Standalone(parse_dsn("redis://127.0.0.1:6379").expect("a valid default")),
+        };
+        if !timeout.is_finite() || !(0.001..=60.0).contains(&timeout) {
+            return Err(invalid_configuration(ConfigError::new(
+                "timeout",
+                format_float(timeout),
+                "0.001 to 60 seconds",
+            )));
+        }
+        let storage =
+            Redis::new(target, prefix.clone().into_bytes(), Duration::from_secs_f64(timeout)).map_err(|_| {
+                invalid_configuration(ConfigError::new(
+                    "prefix",
+                    format!("'{prefix}'"),
+                    "no braces: they would break the hash tag of Redis Cluster",
+                ))
+            })?;
+        Ok(Self { storage })
+    }
+}

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Real Redis servers on free loopback ports for the tests in tests/redis/: a
+# standalone server with a password, one with TLS (certificate made here),
+# and a 3-master Redis Cluster. Stopped at the end, whatever happens.
+set -euo pipefail
+extension=${1:?usage: redis.sh PATH/TO/circuit_breaker.so}
+here=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+free_port() { php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'; }
+pids=()
+cleanup() {
+    for pid in "${pids[@]}"; do kill -CONT "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+start_redis() { # name, then redis-server arguments
+    local name=$1
+    shift
+    mkdir -p "$work/$name"
+    (cd "$work/$name" && exec redis-server --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/$name/log" "$@") &
+    pids+=($!)
+    echo $! > "$work/$name/pid"
+}
+
+wait_for() { # port [redis-cli arguments]
+    local port=$1
+    shift
+    for _ in $(seq 100); do
+        redis-cli -p "$port" "$@" ping 2>/dev/null | grep -q PONG && return 0
+        sleep 0.05
+    done
+    echo "redis on port $port did not start"
+    exit 1
+}
+
+password=test-secret
+port=$(free_port)
+start_redis standalone --port "$port" --requirepass "$password"
+wait_for "$port" -a "$password" --no-auth-warning
+
+# TLS with a certificate authority made for this run.
+openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=test CA" -keyout "$work/ca.key" -out "$work/ca.crt" 2>/dev/null
+openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$work/server.key" -out "$work/server.csr" 2>/dev/null
+printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' > "$work/san.ext"
+openssl x509 -req -in "$work/server.csr" -CA "$work/ca.crt" -CAkey "$work/ca.key" -CAcreateserial -days 1 -extfile "$work/san.ext" -out "$work/server.crt" 2>/dev/null
+tls_port=$(free_port)
+start_redis tls --port 0 --tls-port "$tls_port" --tls-cert-file "$work/server.crt" --tls-key-file "$work/server.key" --tls-ca-cert-file "$work/ca.crt" --tls-auth-clients no
+wait_for "$tls_port" --tls --cacert "$work/ca.crt"
+
+cluster_ports=()
+for node in 1 2 3; do
+    cluster_port=$(free_port)
+    cluster_ports+=("$cluster_port")
+    start_redis "cluster-$node" --port "$cluster_port" --cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout 2000
+    wait_for "$cluster_port"
+done
+redis-cli --cluster create "${cluster_ports[@]/#/127.0.0.1:}" --cluster-replicas 0 --cluster-yes > "$work/cluster-create.log" 2>&1
+for _ in $(seq 100); do
+    redis-cli -p "${cluster_ports[0]}" cluster info | grep -q 'cluster_state:ok' && break
+    sleep 0.1
+done
+
+export CB_REDIS_ADDRESS=127.0.0.1:$port CB_REDIS_PASSWORD=$password
+export CB_REDIS_DSN=redis://:$password@127.0.0.1:$port
+export CB_REDIS_PID=$(cat "$work/standalone/pid")
+export CB_REDIS_TLS_DSN=rediss://127.0.0.1:$tls_port SSL_CERT_FILE=$work/ca.crt
+export CB_REDIS_CLUSTER=$(printf 'redis://127.0.0.1:%s\n' "${cluster_ports[@]}" | paste -sd, -)
+export CB_REDIS_FREE_PORT=$(free_port)
+
+runner=/usr/lib/php/$(php-config --phpapi)/build/run-tests.php
+log=$(mktemp)
+NO_INTERACTION=1 REPORT_EXIT_STATUS=1 php "$runner" -q --show-diff -p "$(command -v php)" -n -d "extension=$extension" "$here/redis" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+passed=$(sed -n 's/^Tests passed *: *\([0-9]*\).*/\1/p' "$log")
+failed=$(sed -n 's/^Tests failed *: *\([0-9]*\).*/\1/p' "$log")
+rm -f "$log"
+echo "redis: ${passed:-0} passed, ${failed:-0} failed"
+exit "$status"
