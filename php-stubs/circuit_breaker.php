@@ -135,6 +135,22 @@ namespace Zeusi\CircuitBreaker\Storage {
         public function __construct(string $prefix = '') {}
     }
 
+    /**
+     * Circuits in Redis, Valkey or Redis Cluster, shared by every server. Two round trips
+     * per permitted call, none per rejected call while open.
+     */
+    class RedisStorage implements StorageInterface
+    {
+        /**
+         * @param string|list<string>|null $dsn redis://[user:password@]host:port[/db], rediss:// (TLS),
+         *                                      unix:///path.sock, or the seed nodes of a Redis Cluster;
+         *                                      redis://127.0.0.1:6379 by default
+         * @param string $prefix without braces
+         * @param float $timeout seconds each Redis call may take, connecting included (0.001 to 60)
+         */
+        public function __construct(mixed $dsn = 'redis://127.0.0.1:6379', string $prefix = '', float $timeout = 0.05) {}
+    }
+
     /** Circuits of the current process: for tests and long-running processes. */
     class InMemoryStorage implements StorageInterface
     {

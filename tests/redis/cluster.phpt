@@ -1,0 +1,42 @@
+--TEST--
+RedisStorage on a 3-master Redis Cluster: the keys of a service share one slot, and the circuit works across the cluster
+--SKIPIF--
+<?php if (!getenv('CB_REDIS_CLUSTER')) die('skip run tests/integration/redis.sh'); ?>
+--FILE--
+<?php
+require __DIR__ . '/redis.inc';
+use Zeusi\CircuitBreaker\CircuitBreaker;
+use Zeusi\CircuitBreaker\Clock\MockClock;
+use Zeusi\CircuitBreaker\Storage\RedisStorage;
+
+$nodes = explode(',', redis_env('CB_REDIS_CLUSTER'));
+$clock = new MockClock(microtime(true));
+$listener = new RecordingListener();
+$slots = [];
+foreach (['payments', 'inventory', 'shipping {eu}', "binary \xff"] as $service) {
+    $breaker = new CircuitBreaker($service, configuration(), new RedisStorage($nodes, 'cluster:', 0.5), $listener, $clock);
+    repeat(4, fn () => $breaker->registerFailure());
+    $state = $breaker->getState()->value;
+    $clock->sleep(10);
+    $permitted = $breaker->acquirePermission();
+    $breaker->registerSuccess();
+    printf("%s: %s, trial %s, then %s\n", bin2hex($service) === bin2hex("binary \xff") ? 'binary' : $service, $state, $permitted ? 'permitted' : 'rejected', $breaker->getState()->value);
+}
+// Each service's keys live on one slot; the services spread over the masters.
+$address = substr($nodes[0], strlen('redis://'));
+foreach (['payments', 'inventory'] as $service) {
+    $state = resp($address, ['CLUSTER', 'KEYSLOT', "cluster:cb:{{$service}}:s"]);
+    $bucket = resp($address, ['CLUSTER', 'KEYSLOT', "cluster:cb:{{$service}}:b:123"]);
+    echo "$service: ", $state === $bucket ? 'one slot' : 'split', "\n";
+}
+echo count(array_filter($listener->events, fn ($e) => $e instanceof Zeusi\CircuitBreaker\Event\CircuitOpened)), " openings, ",
+    count(array_filter($listener->events, fn ($e) => $e instanceof Zeusi\CircuitBreaker\Event\StorageFailed)), " storage failures\n";
+?>
+--EXPECT--
+payments: open, trial permitted, then closed
+inventory: open, trial permitted, then closed
+shipping {eu}: open, trial permitted, then closed
+binary: open, trial permitted, then closed
+payments: one slot
+inventory: one slot
+4 openings, 0 storage failures
