@@ -39,7 +39,7 @@ demo-cli: build
 	$(PHP) -n -d extension=$(EXTENSION) examples/cli-demo.php
 
 bench: build
-	$(PHP) -n -d extension=$(EXTENSION) -d circuit_breaker.shm_size=64M bench/protected-call.php
+	bench/run.sh $(EXTENSION)
 
 install: build
 	install -m 0755 $(EXTENSION) $$(php-config --extension-dir)/circuit_breaker.so

@@ -10,6 +10,7 @@ use Zeusi\CircuitBreaker\HalfOpen\RampPolicy;
 use Zeusi\CircuitBreaker\Opening\FailureRateRule;
 use Zeusi\CircuitBreaker\Opening\SlowCallRateRule;
 use Zeusi\CircuitBreaker\Storage\InMemoryStorage;
+use Zeusi\CircuitBreaker\Storage\RedisStorage;
 use Zeusi\CircuitBreaker\Storage\SharedMemoryStorage;
 
 $iterations = (int) ($argv[1] ?? 1_000_000);
@@ -50,11 +51,19 @@ foreach ([10, 30, 60, 90, 600, 3600] as $window) {
 }
 $cases['SharedMemoryStorage, 60 s, slow call rule'] = new CircuitBreaker('benchslow', $configuration(60, true), new SharedMemoryStorage('bench:'));
 $cases['InMemoryStorage, 60 s window'] = new CircuitBreaker('bench', $configuration(60), new InMemoryStorage());
+$redis = getenv('CB_BENCH_REDIS') ?: null;
+if ($redis !== null) {
+    foreach ([10, 60, 3600] as $window) {
+        $cases["RedisStorage (loopback), $window s window"] = new CircuitBreaker("bench$window", $configuration($window), new RedisStorage("redis://$redis", 'bench:'));
+    }
+}
 
 printf("%-40s %10s %8s\n", 'protected call', 'ns/call', 'x floor');
 printf("%-40s %10.1f %8s\n", 'floor: 2 empty native method calls', $floor, '1.0');
 foreach ($cases as $name => $breaker) {
-    $cost = measure($iterations, function (int $n) use ($breaker) {
+    // Round trips cost tens of microseconds: fewer iterations for Redis.
+    $runs = str_starts_with($name, 'Redis') ? max(1, intdiv($iterations, 100)) : $iterations;
+    $cost = measure($runs, function (int $n) use ($breaker) {
         for ($i = 0; $i < $n; $i++) {
             if ($breaker->acquirePermission()) {
                 $breaker->registerSuccess();
@@ -62,6 +71,37 @@ foreach ($cases as $name => $breaker) {
         }
     }) - $loop;
     printf("%-40s %10.1f %8.1f\n", $name, $cost, $cost / $floor);
+}
+if ($redis !== null) {
+    // Commands per call, from the server's own counters (top-level commands:
+    // the scripts' inner commands are HMGET, HSET, HINCRBY and PEXPIRE).
+    $commands = function () use ($redis): int {
+        $socket = stream_socket_client("tcp://$redis");
+        fwrite($socket, "*2\r\n\$4\r\nINFO\r\n\$12\r\ncommandstats\r\n");
+        $length = (int) substr(fgets($socket), 1);
+        $info = stream_get_contents($socket, $length);
+        fclose($socket);
+        preg_match_all('/^cmdstat_(hget|evalsha|eval|script):calls=(\d+)/m', $info, $matches);
+        return array_sum(array_map('intval', $matches[2]));
+    };
+    $healthy = new CircuitBreaker('commands', $configuration(60), new RedisStorage("redis://$redis", 'bench:'));
+    $healthy->acquirePermission();
+    $healthy->registerSuccess();
+    $before = $commands();
+    for ($i = 0; $i < 1000; $i++) {
+        $healthy->acquirePermission() && $healthy->registerSuccess();
+    }
+    printf("\n%-40s %10.2f\n", 'Redis commands per permitted call', ($commands() - $before) / 1000);
+    $open = new CircuitBreaker('commands-open', $configuration(60), new RedisStorage("redis://$redis", 'bench:'));
+    for ($i = 0; $i < 10; $i++) {
+        $open->registerFailure();
+    }
+    $open->acquirePermission();
+    $before = $commands();
+    for ($i = 0; $i < 1000; $i++) {
+        $open->acquirePermission();
+    }
+    printf("%-40s %10.2f\n", 'Redis commands per rejected call (open)', ($commands() - $before) / 1000);
 }
 $open = new CircuitBreaker('bench-open', $configuration(60), new SharedMemoryStorage('bench:'));
 for ($i = 0; $i < 10; $i++) {

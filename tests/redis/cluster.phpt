@@ -26,8 +26,8 @@ foreach (['payments', 'inventory', 'shipping {eu}', "binary \xff"] as $service) 
 $address = substr($nodes[0], strlen('redis://'));
 foreach (['payments', 'inventory'] as $service) {
     $state = resp($address, ['CLUSTER', 'KEYSLOT', "cluster:cb:{{$service}}:s"]);
-    $bucket = resp($address, ['CLUSTER', 'KEYSLOT', "cluster:cb:{{$service}}:b:123"]);
-    echo "$service: ", $state === $bucket ? 'one slot' : 'split', "\n";
+    $window = resp($address, ['CLUSTER', 'KEYSLOT', "cluster:cb:{{$service}}:w"]);
+    echo "$service: ", $state === $window ? 'one slot' : 'split', "\n";
 }
 echo count(array_filter($listener->events, fn ($e) => $e instanceof Zeusi\CircuitBreaker\Event\CircuitOpened)), " openings, ",
     count(array_filter($listener->events, fn ($e) => $e instanceof Zeusi\CircuitBreaker\Event\StorageFailed)), " storage failures\n";

@@ -3,8 +3,8 @@
 //! and its scripts can touch all its keys.
 //!
 //! ```text
-//! <prefix>cb:{<service>}:s          hash: state and generation tallies
-//! <prefix>cb:{<service>}:b:<bucket> hash: counters of one bucket, field <generation>:<slot>
+//! <prefix>cb:{<service>}:s   hash: state and generation tallies
+//! <prefix>cb:{<service>}:w   hash: the window, a ring of buckets (scripts.rs)
 //! ```
 
 /// The keys of one service.
@@ -39,10 +39,8 @@ impl ServiceKeys {
         [self.base.as_slice(), b"s"].concat()
     }
 
-    pub fn bucket(&self, bucket: i64) -> Vec<u8> {
-        let mut key = [self.base.as_slice(), b"b:"].concat();
-        key.extend_from_slice(bucket.to_string().as_bytes());
-        key
+    pub fn window(&self) -> Vec<u8> {
+        [self.base.as_slice(), b"w"].concat()
     }
 }
 
@@ -62,10 +60,7 @@ mod tests {
             b"",
         ] {
             let keys = ServiceKeys::new(b"shop:", service);
-            let slot = Slot::for_key(keys.state());
-            for bucket in [0, 1, 29_400_000, -1] {
-                assert_eq!(Slot::for_key(keys.bucket(bucket)), slot, "{service:?}");
-            }
+            assert_eq!(Slot::for_key(keys.window()), Slot::for_key(keys.state()), "{service:?}");
         }
     }
 
@@ -73,7 +68,7 @@ mod tests {
     fn the_tag_is_the_service() {
         let keys = ServiceKeys::new(b"shop:", b"payments");
         assert_eq!(keys.state(), b"shop:cb:{payments}:s");
-        assert_eq!(keys.bucket(42), b"shop:cb:{payments}:b:42");
+        assert_eq!(keys.window(), b"shop:cb:{payments}:w");
         assert_eq!(Slot::for_key(keys.state()), Slot::for_key("payments"));
     }
 

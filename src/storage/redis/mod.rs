@@ -1,5 +1,6 @@
 //! Circuits in Redis, Valkey or Redis Cluster, shared by every server.
 //!
+//! Keys of a service: its state hash and its window hash (see `keys.rs`).
 //! Budget of a call: a permitted call costs two round trips (the state
 //! before, one script after); a rejected call while open costs none, since
 //! each worker remembers until when the circuit is open.
@@ -94,6 +95,26 @@ fn text(value: &Value) -> Option<String> {
     }
 }
 
+/// Sums the counters of the window hash (field, value pairs) whose bucket is
+/// covered by the window at `record.now` and whose generation is current.
+fn sum_window(pairs: &[Value], generation: u64, record: &OutcomeRecord) -> Option<Vec<u64>> {
+    let covered = record.window.buckets_covering(record.now);
+    let mut sums = vec![0; record.slot_count];
+    for value in pairs.iter().skip(1).step_by(2) {
+        let text = text(value)?;
+        let mut parts = text.split(':');
+        let bucket: i64 = parts.next()?.parse().ok()?;
+        let stored_generation: u64 = parts.next()?.parse().ok()?;
+        if stored_generation != generation || !covered.contains(&bucket) {
+            continue;
+        }
+        for (sum, count) in sums.iter_mut().zip(parts) {
+            *sum += count.parse::<u64>().ok()?;
+        }
+    }
+    Some(sums)
+}
+
 fn unexpected(what: &str) -> StorageError {
     StorageError::Unavailable(format!("unexpected Redis answer to {what}"))
 }
@@ -176,31 +197,30 @@ impl Storage for RedisStorage {
     fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
         let keys = self.keys(service);
         let mut invocation = scripts::RECORD.key(keys.state());
-        for bucket in record.window.buckets_covering(record.now) {
-            invocation.key(keys.bucket(bucket));
-        }
         invocation
+            .key(keys.window())
             .arg(record.slot)
             .arg(record.slot_count)
             .arg(u8::from(record.outcome == crate::core::counts::Outcome::Failure))
             .arg(u8::from(record.counts_runs))
             .arg(record.window.counter_ttl_ms())
-            .arg(record.state_ttl_ms.max(1));
+            .arg(record.state_ttl_ms.max(1))
+            .arg(record.window.bucket_at(record.now))
+            .arg(record.window.bucket_count());
         let answer: Vec<Value> = self.run("record script", |connection| invocation.invoke(connection))?;
-        let state = answer
-            .first()
-            .and_then(text)
-            .as_deref()
-            .and_then(decode_state)
-            .ok_or_else(|| unexpected("the record script"))?;
-        let numbers: Option<Vec<u64>> = answer[1..].iter().map(integer).collect();
-        let numbers = numbers
-            .filter(|numbers| numbers.len() == 2 + record.slot_count)
-            .ok_or_else(|| unexpected("the record script"))?;
+        let invalid = || unexpected("the record script");
+        let [state, outcomes, runs, window] = answer.as_slice() else {
+            return Err(invalid());
+        };
+        let state = text(state).as_deref().and_then(decode_state).ok_or_else(invalid)?;
+        let Value::Array(window) = window else {
+            return Err(invalid());
+        };
+        let counts = sum_window(window, state.generation, record).ok_or_else(invalid)?;
         let tally = Tally {
-            generation_outcomes: numbers[0],
-            consecutive_failures: numbers[1],
-            window: numbers[2..].to_vec(),
+            generation_outcomes: integer(outcomes).ok_or_else(invalid)?,
+            consecutive_failures: integer(runs).ok_or_else(invalid)?,
+            window: counts,
         };
         Ok((state, tally))
     }

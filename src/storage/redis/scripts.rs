@@ -8,25 +8,61 @@ use std::sync::LazyLock;
 use redis::Script;
 
 /// Counts one outcome in the generation of the stored state, keeps the
-/// tallies that are read, and returns the state with the window's counts.
-/// KEYS: state, then the window's buckets, oldest first, current last.
-/// ARGV: slot, slot count, failure (1/0), count runs (1/0), bucket TTL ms, state TTL ms.
+/// tallies that are read, and returns the state, the tallies and the whole
+/// window, which Rust sums.
+///
+/// The window is one hash, a ring of `ring` positions: field `<position>`
+/// holds `<bucket>:<generation>:<count of slot 0>:<count of slot 1>:...`. A
+/// writer finding an older bucket or generation there starts the position
+/// over; the script runs whole, so no reader sees half of it.
+/// KEYS: state, window. ARGV: slot, slot count, failure (1/0), count runs
+/// (1/0), window TTL ms, state TTL ms, current bucket, ring size.
 pub static RECORD: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
 local state = redis.call('HMGET', KEYS[1], 's')[1] or '0:0:0'
 local phase, generation = string.match(state, '^(%d+):(%d+):')
-local slots = tonumber(ARGV[2])
-local current = KEYS[#KEYS]
-redis.call('HINCRBY', current, generation .. ':' .. ARGV[1], 1)
-redis.call('PEXPIRE', current, ARGV[5])
+local slot, slots = tonumber(ARGV[1]), tonumber(ARGV[2])
+local now_bucket = tonumber(ARGV[7])
+local position = now_bucket % tonumber(ARGV[8])
+
+local stored = redis.call('HMGET', KEYS[2], position)[1]
+local counts = {}
+local late = false
+local fresh = true
+if stored then
+    local parts = {}
+    for part in string.gmatch(stored, '[^:]+') do
+        parts[#parts + 1] = tonumber(part)
+    end
+    local bucket, stored_generation = parts[1], parts[2]
+    if bucket == now_bucket and stored_generation == tonumber(generation) then
+        fresh = false
+        for s = 1, slots do
+            counts[s] = parts[s + 2] or 0
+        end
+    else
+        -- A later bucket, or a later generation of this one: this writer is late.
+        late = bucket > now_bucket or (bucket == now_bucket and stored_generation > tonumber(generation))
+    end
+end
+if not late then
+    if fresh then
+        for s = 1, slots do
+            counts[s] = 0
+        end
+    end
+    counts[slot + 1] = counts[slot + 1] + 1
+    redis.call('HSET', KEYS[2], position, string.format('%d:%s:', now_bucket, generation) .. table.concat(counts, ':'))
+end
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
 
 -- A tally belongs to one generation: another generation's value reads as 0.
 local function tally(field, next)
     local value = 0
-    local stored = redis.call('HMGET', KEYS[1], field .. 'g', field)
-    if stored[1] == generation then
-        value = tonumber(stored[2]) or 0
+    local tallied = redis.call('HMGET', KEYS[1], field .. 'g', field)
+    if tallied[1] == generation then
+        value = tonumber(tallied[2]) or 0
     end
     value = next(value)
     redis.call('HSET', KEYS[1], field .. 'g', generation, field, value)
@@ -45,29 +81,9 @@ if ARGV[4] == '1' then
         runs = tally('c', function() return 0 end)
     end
 end
-if redis.call('EXISTS', KEYS[1]) == 1 then
-    redis.call('PEXPIRE', KEYS[1], ARGV[6])
-end
-
-local fields = {}
-for slot = 0, slots - 1 do
-    fields[#fields + 1] = generation .. ':' .. slot
-end
-local sums = {}
-for slot = 1, slots do
-    sums[slot] = 0
-end
-for index = 2, #KEYS do
-    local values = redis.call('HMGET', KEYS[index], unpack(fields))
-    for slot = 1, slots do
-        sums[slot] = sums[slot] + (tonumber(values[slot]) or 0)
-    end
-end
-local result = {state, outcomes, runs}
-for slot = 1, slots do
-    result[#result + 1] = sums[slot]
-end
-return result
+-- Keeps a stored state as long as its circuit is used (no-op without one).
+redis.call('PEXPIRE', KEYS[1], ARGV[6])
+return {state, outcomes, runs, redis.call('HGETALL', KEYS[2])}
 "#,
     )
 });

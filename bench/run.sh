@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# `make bench`: starts a redis-server on a free loopback port for the Redis
+# rows, runs the benchmark, and stops the server.
+set -euo pipefail
+extension=${1:?usage: bench/run.sh PATH/TO/circuit_breaker.so}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
+(cd "$work" && exec redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log") &
+redis_pid=$!
+trap 'kill $redis_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+for _ in $(seq 100); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.05; done
+CB_BENCH_REDIS=127.0.0.1:$port php -n -d "extension=$extension" -d circuit_breaker.shm_size=64M "$here/protected-call.php" "${BENCH_ITERATIONS:-500000}"
