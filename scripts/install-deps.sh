@@ -3,7 +3,7 @@
 # nothing when it is already there. Safe to run again.
 set -euo pipefail
 
-packages=(build-essential php8.2-dev php8.2-cli libclang-dev php8.2-fpm libfcgi-bin redis-server memcached)
+packages=(build-essential php8.2-dev php8.2-cli libclang-dev php8.2-fpm libfcgi-bin redis-server redis-tools memcached openssl)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
