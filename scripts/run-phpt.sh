@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# Runs the phpt tests with PHP's own run-tests.php against the built extension,
-# then prints a closing line "phpt: N passed, N failed".
+# Runs phpt tests with PHP's own run-tests.php against the built extension,
+# then prints a closing line "LABEL: N passed, N failed".
+# Usage: run-phpt.sh PATH/TO/circuit_breaker.so [TEST_DIR (tests/phpt)] [LABEL (phpt)]
 set -uo pipefail
-extension=${1:?usage: run-phpt.sh PATH/TO/circuit_breaker.so}
-runner=/usr/lib/php/$(php-config --phpapi)/build/run-tests.php
+extension=${1:?usage: run-phpt.sh PATH/TO/circuit_breaker.so [TEST_DIR] [LABEL]}
 cd "$(dirname "$0")/.."
+directory=${2:-tests/phpt}
+label=${3:-phpt}
+runner=/usr/lib/php/$(php-config --phpapi)/build/run-tests.php
 log=$(mktemp)
-NO_INTERACTION=1 REPORT_EXIT_STATUS=1 php "$runner" -q --show-diff -p "$(command -v php)" -n -d "extension=$extension" tests/phpt 2>&1 | tee "$log"
+NO_INTERACTION=1 REPORT_EXIT_STATUS=1 php "$runner" -q --show-diff -p "$(command -v php)" -n -d "extension=$extension" "$directory" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 passed=$(sed -n 's/^Tests passed *: *\([0-9]*\).*/\1/p' "$log")
 failed=$(sed -n 's/^Tests failed *: *\([0-9]*\).*/\1/p' "$log")
 rm -f "$log"
-echo "phpt: ${passed:-0} passed, ${failed:-0} failed"
+echo "$label: ${passed:-0} passed, ${failed:-0} failed"
 exit "$status"

@@ -69,12 +69,4 @@ export CB_REDIS_TLS_DSN=rediss://127.0.0.1:$tls_port SSL_CERT_FILE=$work/ca.crt
 export CB_REDIS_CLUSTER=$(printf 'redis://127.0.0.1:%s\n' "${cluster_ports[@]}" | paste -sd, -)
 export CB_REDIS_FREE_PORT=$(free_port)
 
-runner=/usr/lib/php/$(php-config --phpapi)/build/run-tests.php
-log=$(mktemp)
-NO_INTERACTION=1 REPORT_EXIT_STATUS=1 php "$runner" -q --show-diff -p "$(command -v php)" -n -d "extension=$extension" "$here/redis" 2>&1 | tee "$log"
-status=${PIPESTATUS[0]}
-passed=$(sed -n 's/^Tests passed *: *\([0-9]*\).*/\1/p' "$log")
-failed=$(sed -n 's/^Tests failed *: *\([0-9]*\).*/\1/p' "$log")
-rm -f "$log"
-echo "redis: ${passed:-0} passed, ${failed:-0} failed"
-exit "$status"
+"$here/../scripts/run-phpt.sh" "$extension" tests/redis redis
