@@ -1,0 +1,237 @@
+//! The composition over a HashMap that keeps the primitives' contract,
+//! driven through the breaker on a manual clock.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::*;
+use crate::breaker::{Breaker, Event, Permission};
+use crate::core::config::Config;
+use crate::core::half_open::HalfOpenPolicy;
+use crate::core::rules::OpeningRule;
+
+/// Keys with their expiry, in ms of the shared clock.
+struct MapStore {
+    clock: Rc<Cell<Millis>>,
+    entries: RefCell<HashMap<Vec<u8>, (Vec<u8>, Millis)>>,
+    calls: Cell<usize>,
+}
+
+impl MapStore {
+    fn live(&self, key: &[u8]) -> Option<Vec<u8>> {
+        let entries = self.entries.borrow();
+        entries
+            .get(key)
+            .filter(|(_, expires)| *expires > self.clock.get())
+            .map(|(value, _)| value.clone())
+    }
+}
+
+impl KeyValue for MapStore {
+    fn increment(&self, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
+        self.calls.set(self.calls.get() + 1);
+        let next = self
+            .live(key)
+            .map_or(0, |value| String::from_utf8(value).unwrap().parse::<u64>().unwrap())
+            + 1;
+        let expires = match self.live(key) {
+            Some(_) => self.entries.borrow()[key].1,
+            None => self.clock.get() + ttl_ms,
+        };
+        self.entries
+            .borrow_mut()
+            .insert(key.to_vec(), (next.to_string().into_bytes(), expires));
+        Ok(next)
+    }
+
+    fn get_multiple(&self, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, StorageError> {
+        self.calls.set(self.calls.get() + 1);
+        Ok(keys.iter().map(|key| self.live(key)).collect())
+    }
+
+    fn compare_and_set(
+        &self,
+        key: &[u8],
+        expected: Option<&[u8]>,
+        value: &[u8],
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        self.calls.set(self.calls.get() + 1);
+        if self.live(key).as_deref() != expected {
+            return Ok(false);
+        }
+        self.entries
+            .borrow_mut()
+            .insert(key.to_vec(), (value.to_vec(), self.clock.get() + ttl_ms));
+        Ok(true)
+    }
+}
+
+const T0: Millis = 1_764_000_000_000;
+
+fn storage(clock: &Rc<Cell<Millis>>) -> KvStorage<MapStore> {
+    let store = MapStore {
+        clock: clock.clone(),
+        entries: RefCell::default(),
+        calls: Cell::new(0),
+    };
+    KvStorage::new(store, Box::new(|service| [b"test:".as_slice(), service].concat()))
+}
+
+fn config(rules: Vec<OpeningRule>) -> Config {
+    Config::new(10.0, rules, 10.0, HalfOpenPolicy::permitted_calls(30.0, 1).unwrap()).unwrap()
+}
+
+#[test]
+fn a_circuit_opens_rejects_and_recovers_over_the_primitives() {
+    let clock = Rc::new(Cell::new(T0));
+    let storage = storage(&clock);
+    let config = config(vec![OpeningRule::failure_rate(50.0, 4).unwrap()]);
+    let breaker = Breaker {
+        service: b"payments",
+        config: &config,
+        storage: &storage,
+    };
+    let mut events = Vec::new();
+    breaker.register(Outcome::Success, None, T0, &mut |event| events.push(event));
+    breaker.register(Outcome::Success, None, T0, &mut |event| events.push(event));
+    breaker.register(Outcome::Failure, None, T0, &mut |event| events.push(event));
+    assert_eq!(breaker.state(T0).unwrap(), Phase::Closed);
+    breaker.register(Outcome::Failure, None, T0, &mut |event| events.push(event));
+    assert_eq!(breaker.state(T0).unwrap(), Phase::Open);
+    assert!(matches!(
+        breaker.acquire(T0 + 1, &mut |_| {}),
+        Permission::Rejected { .. }
+    ));
+    clock.set(T0 + 10_000);
+    assert_eq!(
+        breaker.acquire(clock.get(), &mut |event| events.push(event)),
+        Permission::Permitted
+    );
+    assert!(matches!(
+        breaker.acquire(clock.get(), &mut |_| {}),
+        Permission::Rejected { .. }
+    ));
+    breaker.register(Outcome::Success, None, clock.get(), &mut |event| events.push(event));
+    assert_eq!(breaker.state(clock.get()).unwrap(), Phase::Closed);
+    assert!(matches!(
+        events.as_slice(),
+        [Event::Opened { .. }, Event::HalfOpened, Event::Closed]
+    ));
+}
+
+#[test]
+fn a_permitted_call_costs_one_read_before_and_one_increment_and_read_after() {
+    let clock = Rc::new(Cell::new(T0));
+    let storage = storage(&clock);
+    let config = config(vec![OpeningRule::failure_rate(50.0, 4).unwrap()]);
+    let breaker = Breaker {
+        service: b"payments",
+        config: &config,
+        storage: &storage,
+    };
+    breaker.acquire(T0, &mut |_| {});
+    breaker.register(Outcome::Success, None, T0, &mut |_| {});
+    storage.backend.calls.set(0);
+    breaker.acquire(T0, &mut |_| {});
+    breaker.register(Outcome::Success, None, T0, &mut |_| {});
+    // get_multiple, then increment + get_multiple (one round trip where pipelined).
+    assert_eq!(storage.backend.calls.get(), 3);
+}
+
+#[test]
+fn runs_of_failures_end_at_a_success() {
+    let clock = Rc::new(Cell::new(T0));
+    let storage = storage(&clock);
+    let config = config(vec![
+        OpeningRule::failure_rate(50.0, 1000).unwrap(),
+        OpeningRule::consecutive_failures(3).unwrap(),
+    ]);
+    let breaker = Breaker {
+        service: b"payments",
+        config: &config,
+        storage: &storage,
+    };
+    for outcome in [
+        Outcome::Failure,
+        Outcome::Failure,
+        Outcome::Success,
+        Outcome::Failure,
+        Outcome::Failure,
+    ] {
+        breaker.register(outcome, None, T0, &mut |_| {});
+    }
+    assert_eq!(breaker.state(T0).unwrap(), Phase::Closed);
+    breaker.register(Outcome::Failure, None, T0, &mut |_| {});
+    assert_eq!(breaker.state(T0).unwrap(), Phase::Open);
+}
+
+#[test]
+fn the_window_slides_and_counters_expire() {
+    let clock = Rc::new(Cell::new(T0));
+    let storage = storage(&clock);
+    let config = config(vec![OpeningRule::failure_rate(50.0, 4).unwrap()]);
+    let breaker = Breaker {
+        service: b"payments",
+        config: &config,
+        storage: &storage,
+    };
+    for _ in 0..3 {
+        breaker.register(Outcome::Failure, None, T0, &mut |_| {});
+    }
+    clock.set(T0 + 10_000);
+    breaker.register(Outcome::Failure, None, clock.get(), &mut |_| {});
+    assert_eq!(
+        breaker.state(clock.get()).unwrap(),
+        Phase::Closed,
+        "the first three left the window"
+    );
+}
+
+#[test]
+fn a_state_read_by_another_object_is_seen_before_counting_again() {
+    let clock = Rc::new(Cell::new(T0));
+    let shared = Rc::new(storage(&clock));
+    let config = config(vec![OpeningRule::failure_rate(50.0, 4).unwrap()]);
+    let first = Breaker {
+        service: b"payments",
+        config: &config,
+        storage: shared.as_ref(),
+    };
+    first.acquire(T0, &mut |_| {}); // sees closed, generation 0
+    // The circuit opens elsewhere meanwhile.
+    assert!(
+        shared
+            .compare_and_set_state(
+                b"payments",
+                CircuitState::INITIAL,
+                CircuitState {
+                    phase: Phase::Open,
+                    generation: 1,
+                    since: T0
+                },
+                60_000
+            )
+            .unwrap()
+    );
+    shared
+        .seen
+        .borrow_mut()
+        .insert(b"payments".to_vec(), CircuitState::INITIAL); // a stale memory
+    let (state, _) = shared
+        .record_outcome(
+            b"payments",
+            &OutcomeRecord {
+                outcome: Outcome::Failure,
+                slot: 1,
+                slot_count: 2,
+                window: config.window,
+                now: T0,
+                state_ttl_ms: 60_000,
+                counts_runs: false,
+            },
+        )
+        .unwrap();
+    assert_eq!(state.generation, 1, "counted again in the current generation");
+}
