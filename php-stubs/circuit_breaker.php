@@ -113,7 +113,16 @@ namespace Zeusi\CircuitBreaker\Clock {
 
 namespace Zeusi\CircuitBreaker\Storage {
 
-    /** Where circuits live. */
+    /**
+     * Where circuits live. The storages of this extension implement it; so can a class
+     * written in PHP, by providing three primitives, which the extension composes exactly
+     * as it composes Memcached's. Keys are printable ASCII; values are the decimal text
+     * of integers, or a state's text; $ttl is in seconds.
+     *
+     * @method int increment(string $key, int $ttl) adds 1 to the integer at $key, creating it at 1 with $ttl when absent, atomically
+     * @method array getMultiple(array $keys) the values of the keys that exist, as [key => value]
+     * @method bool compareAndSet(string $key, ?string $expected, string $value, int $ttl) stores $value if the value is still $expected (null: absent)
+     */
     interface StorageInterface
     {
     }

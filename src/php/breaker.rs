@@ -20,11 +20,13 @@ use super::redis::RedisStorage;
 use super::shared_memory::{ApcuStorage, SharedMemoryStorage};
 use super::storage::InMemoryStorage;
 use super::typed::Bytes;
+use super::userland_storage::{UserlandKeyValue, missing_primitives, userland_storage};
 use crate::breaker::{Breaker, Event, Permission};
 use crate::core::config::Config;
 use crate::core::counts::Outcome;
 use crate::core::duration::{Millis, format_float, seconds_to_millis};
 use crate::core::error::ConfigError;
+use crate::storage::kv::KvStorage;
 use crate::storage::{Storage, StorageError};
 
 #[php_class]
@@ -36,6 +38,8 @@ pub struct CircuitBreaker {
     /// Keeps the configured rule objects alive for `OpeningCause`.
     configuration: Zval,
     storage: Zval,
+    /// The composition over a storage written in PHP, when it is one.
+    userland: Option<KvStorage<UserlandKeyValue>>,
     listener: Option<Zval>,
     clock: Clock,
 }
@@ -62,15 +66,23 @@ impl CircuitBreaker {
         eventListener: Option<ListenerArg<'_>>,
         clock: Option<ClockArg<'_>>,
     ) -> Result<Self, PhpException> {
-        let Some(native) = native_storage(storage.0) else {
-            return Err(invalid_configuration(ConfigError::new(
-                "storage",
-                describe(storage.0),
-                "a storage of this extension (userland storages are not supported yet)",
-            )));
+        let userland = match native_storage(storage.0) {
+            Some(_) => None,
+            None => {
+                let missing = missing_primitives(storage.0);
+                if !missing.is_empty() {
+                    return Err(invalid_configuration(ConfigError::new(
+                        "storage",
+                        format!("{} without {}()", describe(storage.0), missing.join("(), ")),
+                        "a storage of this extension, or a StorageInterface with increment(), getMultiple() and compareAndSet()",
+                    )));
+                }
+                Some(userland_storage(storage.0))
+            }
         };
         let slots = configuration.1.config.bands.slot_count();
-        if let Some(max_slots) = native.max_slots().filter(|&max| slots > max) {
+        let native = native_storage(storage.0);
+        if let Some(max_slots) = native.and_then(|native| native.max_slots()).filter(|&max| slots > max) {
             return Err(invalid_configuration(ConfigError::new(
                 "openingRules",
                 format!("{} distinct slow call durations", slots / 2 - 2),
@@ -87,6 +99,7 @@ impl CircuitBreaker {
             configuration: configuration.0.shallow_clone(),
             storage: storage.0.shallow_clone(),
             listener: eventListener.map(|listener| listener.0.shallow_clone()),
+            userland,
             clock: Clock::from_arg(clock.map(|clock| clock.0)),
         })
     }
@@ -121,7 +134,10 @@ impl CircuitBreaker {
 
 impl CircuitBreaker {
     fn with_storage<T>(&self, run: impl for<'b> FnOnce(&Breaker<'b, dyn Storage + 'b>) -> T) -> T {
-        let storage = native_storage(&self.storage).expect("checked at construction");
+        let storage: &dyn Storage = match &self.userland {
+            Some(userland) => userland,
+            None => native_storage(&self.storage).expect("checked at construction"),
+        };
         run(&Breaker {
             service: &self.service,
             config: &self.config,

@@ -12,6 +12,7 @@ mod redis;
 mod shared_memory;
 mod storage;
 mod typed;
+mod userland_storage;
 
 use std::ffi::CString;
 

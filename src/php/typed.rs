@@ -6,6 +6,7 @@ use ext_php_rs::flags::DataType;
 use ext_php_rs::types::{ZendStr, Zval};
 
 /// A `string` made of arbitrary bytes.
+#[derive(Clone, Copy)]
 pub struct Bytes<'a>(pub &'a [u8]);
 
 impl IntoZval for Bytes<'_> {
