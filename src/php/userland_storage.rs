@@ -61,7 +61,7 @@ impl UserlandKeyValue {
 }
 
 impl KeyValue for UserlandKeyValue {
-    fn increment(&self, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
+    fn increment(&self, _shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
         let value = self.call("increment", vec![&Bytes(key), &seconds(ttl_ms)])?;
         value
             .long()
@@ -69,7 +69,7 @@ impl KeyValue for UserlandKeyValue {
             .ok_or_else(|| StorageError::Userland("increment() must return a positive int".into()))
     }
 
-    fn get_multiple(&self, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, StorageError> {
+    fn get_multiple(&self, _shard: u64, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, StorageError> {
         let requested: Vec<Bytes<'_>> = keys.iter().map(|key| Bytes(key)).collect();
         let requested = requested
             .into_zval(false)
@@ -92,6 +92,7 @@ impl KeyValue for UserlandKeyValue {
 
     fn compare_and_set(
         &self,
+        _shard: u64,
         key: &[u8],
         expected: Option<&[u8]>,
         value: &[u8],

@@ -22,20 +22,23 @@ use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
 
-/// The primitives a key-value store provides. Keys are bytes; values are
-/// the decimal text of integers, or a state's text.
+/// The primitives a key-value store provides. Keys are printable ASCII;
+/// values are the decimal text of integers, or a state's text. `shard`
+/// is the same for every key of a service, so a store spread over several
+/// servers keeps a service on one of them.
 pub trait KeyValue {
     /// Adds 1 to the integer at `key`, creating it at 1 with `ttl_ms` when
     /// absent, and returns the new value. Concurrent callers never lose one.
-    fn increment(&self, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError>;
+    fn increment(&self, shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError>;
 
     /// The values of `keys`, in order, `None` for an absent key.
-    fn get_multiple(&self, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, StorageError>;
+    fn get_multiple(&self, shard: u64, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, StorageError>;
 
     /// Stores `value` with `ttl_ms` if the value at `key` is still
     /// `expected` (`None`: absent); tells whether it did.
     fn compare_and_set(
         &self,
+        shard: u64,
         key: &[u8],
         expected: Option<&[u8]>,
         value: &[u8],
@@ -46,12 +49,13 @@ pub trait KeyValue {
     /// can pipeline them; the default makes two calls.
     fn increment_and_get(
         &self,
+        shard: u64,
         key: &[u8],
         ttl_ms: Millis,
         keys: &[Vec<u8>],
     ) -> Result<(u64, Vec<Option<Vec<u8>>>), StorageError> {
-        let incremented = self.increment(key, ttl_ms)?;
-        Ok((incremented, self.get_multiple(keys)?))
+        let incremented = self.increment(shard, key, ttl_ms)?;
+        Ok((incremented, self.get_multiple(shard, keys)?))
     }
 }
 
@@ -77,6 +81,13 @@ pub fn decode_state(encoded: &[u8]) -> Option<CircuitState> {
         phase,
         generation: parts.next()?.parse().ok()?,
         since: parts.next()?.parse().ok()?,
+    })
+}
+
+/// The shard of a service: FNV-1a of its name, the same in every process.
+pub fn shard_of(service: &[u8]) -> u64 {
+    service.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3)
     })
 }
 
@@ -132,16 +143,17 @@ impl<K: KeyValue> KvStorage<K> {
         record: &OutcomeRecord,
     ) -> Result<(Tally, CircuitState), StorageError> {
         let name = (self.name)(service);
+        let shard = shard_of(service);
         let generation = state.generation;
         let now_bucket = record.window.bucket_at(record.now);
         let counter = key(&name, format_args!(":b:{now_bucket}:{generation}:{}", record.slot));
         if state.phase == Phase::HalfOpen {
             self.backend
-                .increment(&key(&name, format_args!(":o:{generation}")), record.state_ttl_ms)?;
+                .increment(shard, &key(&name, format_args!(":o:{generation}")), record.state_ttl_ms)?;
         }
         if record.counts_runs && record.outcome == Outcome::Failure {
             self.backend
-                .increment(&key(&name, format_args!(":f:{generation}")), record.state_ttl_ms)?;
+                .increment(shard, &key(&name, format_args!(":f:{generation}")), record.state_ttl_ms)?;
         }
         let mut keys = vec![
             key(&name, format_args!(":s")),
@@ -156,7 +168,7 @@ impl<K: KeyValue> KvStorage<K> {
         }
         let (_, values) = self
             .backend
-            .increment_and_get(&counter, record.window.counter_ttl_ms(), &keys)?;
+            .increment_and_get(shard, &counter, record.window.counter_ttl_ms(), &keys)?;
         let current = match &values[0] {
             Some(encoded) => decode_state(encoded)
                 .ok_or_else(|| StorageError::Unavailable("a stored state does not parse".into()))?,
@@ -168,6 +180,7 @@ impl<K: KeyValue> KvStorage<K> {
             // starts the next run.
             let marker = key(&name, format_args!(":m:{generation}"));
             self.backend.compare_and_set(
+                shard,
                 &marker,
                 values[3].as_deref(),
                 failures.to_string().as_bytes(),
@@ -195,7 +208,9 @@ impl<K: KeyValue> KvStorage<K> {
 
 impl<K: KeyValue> Storage for KvStorage<K> {
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
-        let values = self.backend.get_multiple(&[self.state_key(service)])?;
+        let values = self
+            .backend
+            .get_multiple(shard_of(service), &[self.state_key(service)])?;
         let state = match values.first() {
             Some(Some(encoded)) => decode_state(encoded)
                 .ok_or_else(|| StorageError::Unavailable("a stored state does not parse".into()))?,
@@ -215,6 +230,7 @@ impl<K: KeyValue> Storage for KvStorage<K> {
         // The initial state is stored as no key at all: absent means initial.
         let expected_text = (expected != CircuitState::INITIAL).then(|| encode_state(expected));
         let stored = self.backend.compare_and_set(
+            shard_of(service),
             &key,
             expected_text.as_deref().map(str::as_bytes),
             encode_state(new).as_bytes(),
@@ -251,7 +267,7 @@ impl<K: KeyValue> Storage for KvStorage<K> {
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         let name = (self.name)(service);
         self.backend
-            .increment(&key(&name, format_args!(":a:{}", state.generation)), ttl_ms)
+            .increment(shard_of(service), &key(&name, format_args!(":a:{}", state.generation)), ttl_ms)
     }
 }
 

@@ -29,7 +29,7 @@ impl MapStore {
 }
 
 impl KeyValue for MapStore {
-    fn increment(&self, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
+    fn increment(&self, _shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
         self.calls.set(self.calls.get() + 1);
         let next = self
             .live(key)
@@ -45,13 +45,14 @@ impl KeyValue for MapStore {
         Ok(next)
     }
 
-    fn get_multiple(&self, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, StorageError> {
+    fn get_multiple(&self, _shard: u64, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, StorageError> {
         self.calls.set(self.calls.get() + 1);
         Ok(keys.iter().map(|key| self.live(key)).collect())
     }
 
     fn compare_and_set(
         &self,
+        _shard: u64,
         key: &[u8],
         expected: Option<&[u8]>,
         value: &[u8],
