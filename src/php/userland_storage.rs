@@ -15,7 +15,7 @@ use ext_php_rs::zend::{ExecutorGlobals, Function};
 use super::typed::Bytes;
 use crate::core::duration::Millis;
 use crate::storage::StorageError;
-use crate::storage::kv::{KeyValue, KvStorage};
+use crate::storage::kv::{KeyValue, KvStorage, key_name};
 
 pub const PRIMITIVES: [&str; 3] = ["increment", "getMultiple", "compareAndSet"];
 
@@ -107,25 +107,11 @@ impl KeyValue for UserlandKeyValue {
     }
 }
 
-/// Keys of userland and Memcached storages are printable ASCII without
-/// spaces: bytes outside `[A-Za-z0-9_.-]` of the service are percent-encoded.
-pub fn key_name(service: &[u8]) -> Vec<u8> {
-    let mut name = b"cb:".to_vec();
-    for &byte in service {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b'-') {
-            name.push(byte);
-        } else {
-            name.extend_from_slice(format!("%{byte:02X}").as_bytes());
-        }
-    }
-    name
-}
-
 pub fn userland_storage(object: &Zval) -> KvStorage<UserlandKeyValue> {
     KvStorage::new(
         UserlandKeyValue {
             object: object.shallow_clone(),
         },
-        Box::new(key_name),
+        Box::new(|service| key_name(b"", service)),
     )
 }

@@ -1,8 +1,11 @@
 //! Where circuits live. A storage makes the core's few operations atomic; it
 //! never decides anything about a circuit.
 
+pub mod backoff;
 pub mod kv;
+pub mod memcached;
 pub mod memory;
+pub mod persistent;
 pub mod redis;
 pub mod shm;
 

@@ -84,6 +84,26 @@ pub fn decode_state(encoded: &[u8]) -> Option<CircuitState> {
     })
 }
 
+/// The start of every key of a service: the prefix and the service, bytes
+/// outside `[A-Za-z0-9_.-]` percent-encoded, so keys are printable ASCII
+/// without spaces and two services never share one.
+pub fn key_name(prefix: &[u8], service: &[u8]) -> Vec<u8> {
+    fn encode(name: &mut Vec<u8>, bytes: &[u8]) {
+        for &byte in bytes {
+            if byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b'-') {
+                name.push(byte);
+            } else {
+                name.extend_from_slice(format!("%{byte:02X}").as_bytes());
+            }
+        }
+    }
+    let mut name = Vec::with_capacity(prefix.len() + service.len() + 3);
+    encode(&mut name, prefix);
+    name.extend_from_slice(b"cb:");
+    encode(&mut name, service);
+    name
+}
+
 /// The shard of a service: FNV-1a of its name, the same in every process.
 pub fn shard_of(service: &[u8]) -> u64 {
     service.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &byte| {
@@ -266,8 +286,11 @@ impl<K: KeyValue> Storage for KvStorage<K> {
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         let name = (self.name)(service);
-        self.backend
-            .increment(shard_of(service), &key(&name, format_args!(":a:{}", state.generation)), ttl_ms)
+        self.backend.increment(
+            shard_of(service),
+            &key(&name, format_args!(":a:{}", state.generation)),
+            ttl_ms,
+        )
     }
 }
 

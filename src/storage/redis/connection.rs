@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use redis::cluster::{ClusterClient, ClusterConnection};
 use redis::{Client, Connection, ConnectionInfo, ConnectionLike, RedisError, RedisResult};
 
-use super::backoff::backoff;
+use crate::storage::backoff::backoff;
 
 /// Where the storage connects.
 #[derive(Clone)]

@@ -5,7 +5,6 @@
 //! before, one script after); a rejected call while open costs none, since
 //! each worker remembers until when the circuit is open.
 
-mod backoff;
 mod connection;
 mod keys;
 mod scripts;
