@@ -17,9 +17,10 @@ use redis::{ConnectionInfo, ConnectionLike, IntoConnectionInfo, RedisResult, Val
 use thiserror::Error;
 
 pub use connection::Target;
-use connection::{ConnectionError, with_connection};
+use connection::{CONNECTIONS, Endpoint};
 use keys::ServiceKeys;
 
+use super::persistent::{Failure, with_connection};
 use super::{OutcomeRecord, Storage, StorageError};
 use crate::core::counts::Tally;
 use crate::core::duration::Millis;
@@ -145,15 +146,20 @@ impl RedisStorage {
         what: &str,
         command: impl FnOnce(&mut dyn ConnectionLike) -> RedisResult<T>,
     ) -> Result<T, StorageError> {
-        with_connection(&self.target_key, &self.target, self.timeout, command).map_err(|error| match error {
-            ConnectionError::BackingOff(wait) => StorageError::Unavailable(format!(
+        let endpoint = Endpoint {
+            target: &self.target,
+            timeout: self.timeout,
+        };
+        with_connection(&CONNECTIONS, &self.target_key, &endpoint, |open| {
+            command(open.as_connection_like())
+        })
+        .map_err(|failure| match failure {
+            Failure::BackingOff(wait) => StorageError::Unavailable(format!(
                 "Redis failed just before: next attempt in {} ms",
                 wait.as_millis()
             )),
-            ConnectionError::Redis(error) if error.is_timeout() => {
-                StorageError::Timeout(self.timeout.as_millis() as u64)
-            }
-            ConnectionError::Redis(error) => StorageError::Unavailable(format!("Redis {what} failed: {error}")),
+            Failure::Server(error) if error.is_timeout() => StorageError::Timeout(self.timeout.as_millis() as u64),
+            Failure::Server(error) => StorageError::Unavailable(format!("Redis {what} failed: {error}")),
         })
     }
 
