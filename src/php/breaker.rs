@@ -16,6 +16,7 @@ use super::clock::Clock;
 use super::configuration::{Configuration, describe};
 use super::enums::State;
 use super::events::{PhpEvent, deliver};
+use super::memcached::MemcachedStorage;
 use super::redis::RedisStorage;
 use super::shared_memory::{ApcuStorage, SharedMemoryStorage};
 use super::storage::InMemoryStorage;
@@ -233,6 +234,9 @@ fn native_storage(storage: &Zval) -> Option<&(dyn Storage + '_)> {
     }
     if let Some(redis) = inner::<RedisStorage>(object) {
         return Some(&redis.storage);
+    }
+    if let Some(memcached) = inner::<MemcachedStorage>(object) {
+        return Some(&memcached.storage);
     }
     inner::<ApcuStorage>(object).map(|shared| &shared.storage as &dyn Storage)
 }

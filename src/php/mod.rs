@@ -8,6 +8,7 @@ mod configuration;
 mod enums;
 mod events;
 mod execution;
+mod memcached;
 mod redis;
 mod shared_memory;
 mod storage;
@@ -76,6 +77,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<shared_memory::SharedMemoryStorage>()
         .class::<shared_memory::ApcuStorage>()
         .class::<redis::RedisStorage>()
+        .class::<memcached::MemcachedStorage>()
         .class::<events::OpeningCause>()
         .class::<events::CircuitOpened>()
         .class::<events::CircuitHalfOpened>()

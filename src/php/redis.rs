@@ -44,6 +44,18 @@ fn target(dsn: &Zval) -> Result<Target, PhpException> {
     Ok(Target::Cluster(nodes))
 }
 
+/// The `$timeout` of a network storage: every call waits at most that long.
+pub fn checked_timeout(timeout: f64) -> Result<Duration, PhpException> {
+    if !timeout.is_finite() || !(0.001..=60.0).contains(&timeout) {
+        return Err(invalid_configuration(ConfigError::new(
+            "timeout",
+            format_float(timeout),
+            "0.001 to 60 seconds",
+        )));
+    }
+    Ok(Duration::from_secs_f64(timeout))
+}
+
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\Storage\\RedisStorage")]
 #[php(implements(ce = storage_interface, stub = "\\Zeusi\\CircuitBreaker\\Storage\\StorageInterface"))]
@@ -63,21 +75,13 @@ impl RedisStorage {
             Some(dsn) if !dsn.is_null() => target(dsn)?,
             _ => Target::Standalone(parse_dsn("redis://127.0.0.1:6379").expect("a valid default")),
         };
-        if !timeout.is_finite() || !(0.001..=60.0).contains(&timeout) {
-            return Err(invalid_configuration(ConfigError::new(
-                "timeout",
-                format_float(timeout),
-                "0.001 to 60 seconds",
-            )));
-        }
-        let storage =
-            Redis::new(target, prefix.clone().into_bytes(), Duration::from_secs_f64(timeout)).map_err(|_| {
-                invalid_configuration(ConfigError::new(
-                    "prefix",
-                    format!("'{prefix}'"),
-                    "no braces: they would break the hash tag of Redis Cluster",
-                ))
-            })?;
+        let storage = Redis::new(target, prefix.clone().into_bytes(), checked_timeout(timeout)?).map_err(|_| {
+            invalid_configuration(ConfigError::new(
+                "prefix",
+                format!("'{prefix}'"),
+                "no braces: they would break the hash tag of Redis Cluster",
+            ))
+        })?;
         Ok(Self { storage })
     }
 }

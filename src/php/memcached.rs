@@ -1,0 +1,57 @@
+//! `Storage\MemcachedStorage`: circuits shared by every server through
+//! Memcached, all keys of a service on one server.
+
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::Zval;
+
+use super::classes::{invalid_configuration, storage_interface};
+use super::configuration::describe;
+use super::redis::checked_timeout;
+use crate::core::error::ConfigError;
+use crate::storage::memcached::{MemcachedStorage as Memcached, memcached_storage};
+
+const SERVER_LIMITS: &str = "'host:port', or a non-empty array of them";
+
+fn server(value: &Zval, all: &Zval) -> Result<String, PhpException> {
+    let invalid = || invalid_configuration(ConfigError::new("servers", describe(all), SERVER_LIMITS));
+    let text = value.str().ok_or_else(invalid)?;
+    let (host, port) = text.rsplit_once(':').ok_or_else(invalid)?;
+    let port: u16 = port.parse().map_err(|_| invalid())?;
+    if host.is_empty() || port == 0 {
+        return Err(invalid());
+    }
+    Ok(text.to_owned())
+}
+
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\Storage\\MemcachedStorage")]
+#[php(implements(ce = storage_interface, stub = "\\Zeusi\\CircuitBreaker\\Storage\\StorageInterface"))]
+pub struct MemcachedStorage {
+    pub storage: Memcached,
+}
+
+#[php_impl]
+impl MemcachedStorage {
+    /// `$servers`: `host:port`, or several; each service lives on one of them.
+    /// `$timeout`: seconds each Memcached call may take, connecting included.
+    #[php(optional = servers)]
+    #[php(defaults(prefix = String::new(), timeout = 0.05))]
+    pub fn __construct(servers: Option<&Zval>, prefix: String, timeout: f64) -> Result<Self, PhpException> {
+        let servers = match servers {
+            None => vec!["127.0.0.1:11211".to_owned()],
+            Some(value) if value.is_null() => vec!["127.0.0.1:11211".to_owned()],
+            Some(value) => match value.array() {
+                Some(list) if list.len() > 0 => list
+                    .values()
+                    .map(|node| server(node, value))
+                    .collect::<Result<_, _>>()?,
+                Some(_) => return Err(invalid_configuration(ConfigError::new("servers", "[]", SERVER_LIMITS))),
+                None => vec![server(value, value)?],
+            },
+        };
+        let timeout = checked_timeout(timeout)?;
+        Ok(Self {
+            storage: memcached_storage(servers, prefix.into_bytes(), timeout),
+        })
+    }
+}
