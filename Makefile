@@ -22,10 +22,11 @@ test-core: deps
 test-phpt: build
 	scripts/run-phpt.sh $(EXTENSION)
 
-# Real servers (php-fpm, redis-server standalone, TLS and cluster) on free loopback ports.
+# Real servers (php-fpm, redis-server standalone, TLS and cluster, memcached) on free loopback ports.
 test-integration: build
 	tests/integration/fpm-shared-memory.sh $(EXTENSION)
 	tests/integration/redis.sh $(EXTENSION)
+	tests/integration/memcached.sh $(EXTENSION)
 
 test: test-core test-phpt test-integration
 

@@ -160,6 +160,19 @@ namespace Zeusi\CircuitBreaker\Storage {
         public function __construct(mixed $dsn = 'redis://127.0.0.1:6379', string $prefix = '', float $timeout = 0.05) {}
     }
 
+    /**
+     * Circuits in Memcached, shared by every server. Every key of a service lives on one
+     * server, chosen from the service. Two round trips per permitted call.
+     */
+    class MemcachedStorage implements StorageInterface
+    {
+        /**
+         * @param string|list<string>|null $servers 'host:port', or several; '127.0.0.1:11211' by default
+         * @param float $timeout seconds each Memcached call may take, connecting included (0.001 to 60)
+         */
+        public function __construct(mixed $servers = '127.0.0.1:11211', string $prefix = '', float $timeout = 0.05) {}
+    }
+
     /** Circuits of the current process: for tests and long-running processes. */
     class InMemoryStorage implements StorageInterface
     {
