@@ -45,6 +45,12 @@ pub trait KeyValue {
         ttl_ms: Millis,
     ) -> Result<bool, StorageError>;
 
+    /// Names the store across the objects of a process, when a worker may
+    /// remember, between requests, until when a circuit is open there.
+    fn identity(&self) -> Option<String> {
+        None
+    }
+
     /// An increment, then a multi-get, in one round trip where the backend
     /// can pipeline them; the default makes two calls.
     fn increment_and_get(
@@ -226,7 +232,28 @@ impl<K: KeyValue> KvStorage<K> {
     }
 }
 
+thread_local! {
+    /// Until when circuits are known to be open, per store and name.
+    static OPEN_UNTIL: RefCell<HashMap<(String, Vec<u8>), Millis>> = RefCell::default();
+}
+
 impl<K: KeyValue> Storage for KvStorage<K> {
+    fn remembered_open_until(&self, service: &[u8]) -> Option<Millis> {
+        let identity = self.backend.identity()?;
+        OPEN_UNTIL.with_borrow(|open| open.get(&(identity, (self.name)(service))).copied())
+    }
+
+    fn remember_open_until(&self, service: &[u8], until: Option<Millis>) {
+        let Some(identity) = self.backend.identity() else {
+            return;
+        };
+        let key = (identity, (self.name)(service));
+        OPEN_UNTIL.with_borrow_mut(|open| match until {
+            Some(until) => open.insert(key, until),
+            None => open.remove(&key),
+        });
+    }
+
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
         let values = self
             .backend

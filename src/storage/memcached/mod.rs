@@ -93,6 +93,16 @@ impl MemcachedKeyValue {
 }
 
 impl KeyValue for MemcachedKeyValue {
+    fn identity(&self) -> Option<String> {
+        Some(
+            self.servers
+                .iter()
+                .map(|server| server.address.as_str())
+                .collect::<Vec<_>>()
+                .join(","),
+        )
+    }
+
     fn increment(&self, shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
         self.run(shard, |connection| match connection.increment(key)? {
             Incremented::Value(value) => Ok(value),
