@@ -10,6 +10,7 @@ use Zeusi\CircuitBreaker\HalfOpen\RampPolicy;
 use Zeusi\CircuitBreaker\Opening\FailureRateRule;
 use Zeusi\CircuitBreaker\Opening\SlowCallRateRule;
 use Zeusi\CircuitBreaker\Storage\InMemoryStorage;
+use Zeusi\CircuitBreaker\Storage\MemcachedStorage;
 use Zeusi\CircuitBreaker\Storage\RedisStorage;
 use Zeusi\CircuitBreaker\Storage\SharedMemoryStorage;
 
@@ -51,6 +52,12 @@ foreach ([10, 30, 60, 90, 600, 3600] as $window) {
 }
 $cases['SharedMemoryStorage, 60 s, slow call rule'] = new CircuitBreaker('benchslow', $configuration(60, true), new SharedMemoryStorage('bench:'));
 $cases['InMemoryStorage, 60 s window'] = new CircuitBreaker('bench', $configuration(60), new InMemoryStorage());
+$memcached = getenv('CB_BENCH_MEMCACHED') ?: null;
+if ($memcached !== null) {
+    foreach ([10, 60, 3600] as $window) {
+        $cases["MemcachedStorage (loopback), $window s window"] = new CircuitBreaker("bench$window", $configuration($window), new MemcachedStorage($memcached, 'bench:'));
+    }
+}
 $redis = getenv('CB_BENCH_REDIS') ?: null;
 if ($redis !== null) {
     foreach ([10, 60, 3600] as $window) {
@@ -62,7 +69,7 @@ printf("%-40s %10s %8s\n", 'protected call', 'ns/call', 'x floor');
 printf("%-40s %10.1f %8s\n", 'floor: 2 empty native method calls', $floor, '1.0');
 foreach ($cases as $name => $breaker) {
     // Round trips cost tens of microseconds: fewer iterations for Redis.
-    $runs = str_starts_with($name, 'Redis') ? max(1, intdiv($iterations, 100)) : $iterations;
+    $runs = str_starts_with($name, 'Redis') || str_starts_with($name, 'Memcached') ? max(1, intdiv($iterations, 100)) : $iterations;
     $cost = measure($runs, function (int $n) use ($breaker) {
         for ($i = 0; $i < $n; $i++) {
             if ($breaker->acquirePermission()) {

@@ -8,6 +8,10 @@ work=$(mktemp -d)
 port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
 (cd "$work" && exec redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log") &
 redis_pid=$!
-trap 'kill $redis_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+trap 'kill $redis_pid $memcached_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
 for _ in $(seq 100); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.05; done
-CB_BENCH_REDIS=127.0.0.1:$port php -n -d "extension=$extension" -d circuit_breaker.shm_size=64M "$here/protected-call.php" "${BENCH_ITERATIONS:-500000}"
+memcached_port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
+memcached -l 127.0.0.1 -p "$memcached_port" -U 0 -u "$(id -un)" &
+memcached_pid=$!
+for _ in $(seq 100); do php -r "exit(@stream_socket_client('tcp://127.0.0.1:$memcached_port') ? 0 : 1);" && break; sleep 0.05; done
+CB_BENCH_MEMCACHED=127.0.0.1:$memcached_port CB_BENCH_REDIS=127.0.0.1:$port php -n -d "extension=$extension" -d circuit_breaker.shm_size=64M "$here/protected-call.php" "${BENCH_ITERATIONS:-500000}"
