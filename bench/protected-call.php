@@ -142,3 +142,31 @@ foreach ([1, 100, 10_000] as $services) {
     $bytesPerRecord = $info['shared memory size'] / max(1, $info['circuit capacity']);
     printf("%-40s %10d %14.0f\n", 'SharedMemoryStorage (fixed record)', $info['circuits in use'] - $before, $bytesPerRecord);
 }
+
+if ($redis !== null) {
+    $info = function (string $section) use ($redis): string {
+        $socket = stream_socket_client("tcp://$redis");
+        fwrite($socket, "*2\r\n\$4\r\nINFO\r\n\$" . strlen($section) . "\r\n$section\r\n");
+        $length = (int) substr(fgets($socket), 1);
+        $text = stream_get_contents($socket, $length);
+        fclose($socket);
+        return $text;
+    };
+    $field = fn (string $text, string $name) => (int) (preg_match("/^$name:(\\d+)/m", $text, $m) ? $m[1] : 0);
+    $keys = fn () => $field($info('keyspace'), 'db0:keys=') ?: (preg_match('/keys=(\d+)/', $info('keyspace'), $m) ? (int) $m[1] : 0);
+    $storage = new RedisStorage("redis://$redis", 'memory:');
+    $created = 0;
+    $baseKeys = $keys();
+    $baseBytes = $field($info('memory'), 'used_memory');
+    foreach ([1, 100, 10_000] as $services) {
+        for (; $created < $services; $created++) {
+            $breaker = new CircuitBreaker("service-$created", $configuration(60), $storage);
+            for ($i = 0; $i < 3; $i++) {
+                $breaker->registerSuccess();
+            }
+            $breaker->registerFailure();
+        }
+        $memory = $field($info('memory'), 'used_memory') - $baseBytes;
+        printf("%-40s %10d %14.0f %8.1f keys\n", 'RedisStorage (used_memory delta)', $services, $memory / $services, ($keys() - $baseKeys) / $services);
+    }
+}
