@@ -110,6 +110,36 @@ if ($redis !== null) {
     }
     printf("%-40s %10.2f\n", 'Redis commands per rejected call (open)', ($commands() - $before) / 1000);
 }
+
+// Round trips, counted by a proxy in front of each server.
+foreach (array_filter(explode(',', getenv('CB_BENCH_PROXIES') ?: '')) as $proxy) {
+    [$kind, $address, $countFile] = explode('=', $proxy);
+    $storage = fn () => $kind === 'redis' ? new RedisStorage("redis://$address", 'trips:') : new MemcachedStorage($address, 'trips:');
+    $count = fn () => (int) file_get_contents($countFile);
+    $healthy = new CircuitBreaker('round-trips', $configuration(60), $storage());
+    $healthy->acquirePermission();
+    $healthy->registerSuccess(); // connects, creates this bucket's counter
+    usleep(50_000);
+    $before = $count();
+    for ($i = 0; $i < 200; $i++) {
+        $healthy->acquirePermission() && $healthy->registerSuccess();
+    }
+    usleep(50_000);
+    $healthyTrips = ($count() - $before) / 200;
+    $open = new CircuitBreaker('round-trips-open', $configuration(60), $storage());
+    for ($i = 0; $i < 10; $i++) {
+        $open->registerFailure();
+    }
+    $open->acquirePermission();
+    usleep(50_000);
+    $before = $count();
+    for ($i = 0; $i < 200; $i++) {
+        $open->acquirePermission();
+    }
+    usleep(50_000);
+    printf("%-44s %6.2f\n", ucfirst($kind) . ' round trips per permitted call', $healthyTrips);
+    printf("%-44s %6.2f\n", ucfirst($kind) . ' round trips per rejected call (open)', ($count() - $before) / 200);
+}
 $open = new CircuitBreaker('bench-open', $configuration(60), new SharedMemoryStorage('bench:'));
 for ($i = 0; $i < 10; $i++) {
     $open->registerFailure();

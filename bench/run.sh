@@ -14,4 +14,17 @@ memcached_port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo ex
 memcached -l 127.0.0.1 -p "$memcached_port" -U 0 -u "$(id -un)" &
 memcached_pid=$!
 for _ in $(seq 100); do php -r "exit(@stream_socket_client('tcp://127.0.0.1:$memcached_port') ? 0 : 1);" && break; sleep 0.05; done
+# Round trips are counted by proxies in front of both servers.
+free_port() { php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'; }
+redis_proxy=$(free_port)
+php "$here/round-trip-proxy.php" "$redis_proxy" "127.0.0.1:$port" "$work/redis-round-trips" &
+proxy_pids="$!"
+memcached_proxy=$(free_port)
+php "$here/round-trip-proxy.php" "$memcached_proxy" "127.0.0.1:$memcached_port" "$work/memcached-round-trips" &
+proxy_pids="$proxy_pids $!"
+trap 'kill $redis_pid $memcached_pid $proxy_pids 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+for proxy in $redis_proxy $memcached_proxy; do
+    for _ in $(seq 100); do php -r "exit(@stream_socket_client('tcp://127.0.0.1:$proxy') ? 0 : 1);" && break; sleep 0.05; done
+done
+CB_BENCH_PROXIES="redis=127.0.0.1:$redis_proxy=$work/redis-round-trips,memcached=127.0.0.1:$memcached_proxy=$work/memcached-round-trips" \
 CB_BENCH_MEMCACHED=127.0.0.1:$memcached_port CB_BENCH_REDIS=127.0.0.1:$port php -n -d "extension=$extension" -d circuit_breaker.shm_size=64M "$here/protected-call.php" "${BENCH_ITERATIONS:-500000}"

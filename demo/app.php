@@ -1,8 +1,8 @@
 <?php
 // The application of the demo, run by the PHP-FPM workers: each request
 // reads a stock level from the upstream service, through a CallExecutor on
-// the shared-memory storage when the request says DEMO_BREAKER=1, directly
-// otherwise. A request the circuit rejects falls back at once.
+// the shared-memory storage (or Redis, when DEMO_REDIS names one) when the
+// request says DEMO_BREAKER=1, directly otherwise. A request the circuit rejects falls back at once.
 
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Configuration;
@@ -12,6 +12,7 @@ use Zeusi\CircuitBreaker\HalfOpen\RampPolicy;
 use Zeusi\CircuitBreaker\Opening\ConsecutiveFailuresRule;
 use Zeusi\CircuitBreaker\Opening\FailureOrSlowCallRateRule;
 use Zeusi\CircuitBreaker\Opening\FailureRateRule;
+use Zeusi\CircuitBreaker\Storage\RedisStorage;
 use Zeusi\CircuitBreaker\Storage\SharedMemoryStorage;
 
 function read_stock(): array
@@ -40,7 +41,7 @@ try {
             ],
             openDuration: 3,
             halfOpenPolicy: RampPolicy::createExponential(duration: 5, initialRatio: 0.1),
-        ), new SharedMemoryStorage('demo:'));
+        ), ($_SERVER['DEMO_REDIS'] ?? '') !== '' ? new RedisStorage($_SERVER['DEMO_REDIS'], 'demo:') : new SharedMemoryStorage('demo:'));
         try {
             (new CallExecutor($breaker))->execute(read_stock(...));
             $result = 'ok';

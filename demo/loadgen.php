@@ -20,6 +20,7 @@ $params = [
     'REQUEST_METHOD' => 'GET',
     'DEMO_BREAKER' => $breaker,
     'DEMO_UPSTREAM' => getenv('DEMO_UPSTREAM'),
+    'DEMO_REDIS' => (string) getenv('DEMO_REDIS'),
 ];
 
 $clients = [];

@@ -31,6 +31,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# DEMO_STORAGE=redis: the breaker keeps its circuit in a redis-server of its own.
+if [ "${DEMO_STORAGE:-shm}" = redis ]; then
+    redis_port=$(free_port)
+    redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" > "$work/redis.out" 2>&1 &
+    pids+=($!)
+    export DEMO_REDIS=redis://127.0.0.1:$redis_port
+    for _ in $(seq 100); do redis-cli -p "$redis_port" ping 2>/dev/null | grep -q PONG && break; sleep 0.05; done
+fi
+
 PHP_CLI_SERVER_WORKERS=32 php -n -S "127.0.0.1:$upstream_port" "$here/upstream.php" > "$work/upstream.out" 2>&1 &
 pids+=($!)
 
@@ -60,6 +69,7 @@ done
 
 echo "Timeline of each run (${seconds} s): healthy, failing from 10 s (the upstream hangs; calls time out after 1 s),"
 echo "slow from 25 s (700 ms answers), recovered from 35 s. 12 clients, 8 PHP-FPM workers."
+echo "The breaker's storage: ${DEMO_REDIS:-shared memory}."
 echo
 for run in breaker:1 no-breaker:0; do
     label=${run%%:*}
