@@ -57,9 +57,16 @@ for node in 1 2 3; do
     wait_for "$cluster_port"
 done
 redis-cli --cluster create "${cluster_ports[@]/#/127.0.0.1:}" --cluster-replicas 0 --cluster-yes > "$work/cluster-create.log" 2>&1
-for _ in $(seq 100); do
-    redis-cli -p "${cluster_ports[0]}" cluster info | grep -q 'cluster_state:ok' && break
-    sleep 0.1
+# Every node must see the whole cluster before the tests start: a node that
+# has not yet learnt the slots of the others answers CLUSTERDOWN.
+for cluster_port in "${cluster_ports[@]}"; do
+    for attempt in $(seq 100); do
+        info=$(redis-cli -p "$cluster_port" cluster info)
+        grep -q 'cluster_state:ok' <<< "$info" && grep -q 'cluster_known_nodes:3' <<< "$info" \
+            && grep -q 'cluster_slots_ok:16384' <<< "$info" && break
+        [ "$attempt" -lt 100 ] || { echo "the cluster did not form"; cat "$work/cluster-create.log"; exit 1; }
+        sleep 0.1
+    done
 done
 
 export CB_REDIS_ADDRESS=127.0.0.1:$port CB_REDIS_PASSWORD=$password
