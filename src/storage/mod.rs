@@ -5,6 +5,7 @@ pub mod backoff;
 pub mod kv;
 pub mod memcached;
 pub mod memory;
+pub mod open_until;
 pub mod persistent;
 pub mod redis;
 pub mod shm;

@@ -17,7 +17,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::{OutcomeRecord, Storage, StorageError};
+use super::{OutcomeRecord, Storage, StorageError, open_until};
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
@@ -232,26 +232,15 @@ impl<K: KeyValue> KvStorage<K> {
     }
 }
 
-thread_local! {
-    /// Until when circuits are known to be open, per store and name.
-    static OPEN_UNTIL: RefCell<HashMap<(String, Vec<u8>), Millis>> = RefCell::default();
-}
-
 impl<K: KeyValue> Storage for KvStorage<K> {
     fn remembered_open_until(&self, service: &[u8]) -> Option<Millis> {
-        let identity = self.backend.identity()?;
-        OPEN_UNTIL.with_borrow(|open| open.get(&(identity, (self.name)(service))).copied())
+        open_until::remembered(&self.backend.identity()?, (self.name)(service))
     }
 
     fn remember_open_until(&self, service: &[u8], until: Option<Millis>) {
-        let Some(identity) = self.backend.identity() else {
-            return;
-        };
-        let key = (identity, (self.name)(service));
-        OPEN_UNTIL.with_borrow_mut(|open| match until {
-            Some(until) => open.insert(key, until),
-            None => open.remove(&key),
-        });
+        if let Some(identity) = self.backend.identity() {
+            open_until::remember(&identity, (self.name)(service), until);
+        }
     }
 
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {

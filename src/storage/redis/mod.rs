@@ -9,8 +9,6 @@ mod connection;
 mod keys;
 mod scripts;
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::time::Duration;
 
 use redis::{ConnectionInfo, ConnectionLike, IntoConnectionInfo, RedisResult, Value};
@@ -20,11 +18,12 @@ pub use connection::Target;
 use connection::{CONNECTIONS, Endpoint};
 use keys::ServiceKeys;
 
+use super::kv::{decode_state, encode_state};
 use super::persistent::{Failure, with_connection};
-use super::{OutcomeRecord, Storage, StorageError};
+use super::{OutcomeRecord, Storage, StorageError, open_until};
 use crate::core::counts::Tally;
 use crate::core::duration::Millis;
-use crate::core::machine::{CircuitState, Phase};
+use crate::core::machine::CircuitState;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RedisConfigError {
@@ -47,36 +46,6 @@ pub struct RedisStorage {
     target_key: String,
     prefix: Vec<u8>,
     timeout: Duration,
-}
-
-thread_local! {
-    /// Until when each circuit is known to be open, per target, prefix and
-    /// service: an open circuit can only end by time, so this is exact.
-    static OPEN_UNTIL: RefCell<HashMap<(String, Vec<u8>), Millis>> = RefCell::new(HashMap::new());
-}
-
-fn encode_state(state: CircuitState) -> String {
-    let phase = match state.phase {
-        Phase::Closed => 0,
-        Phase::Open => 1,
-        Phase::HalfOpen => 2,
-    };
-    format!("{phase}:{}:{}", state.generation, state.since)
-}
-
-fn decode_state(encoded: &str) -> Option<CircuitState> {
-    let mut parts = encoded.splitn(3, ':');
-    let phase = match parts.next()? {
-        "0" => Phase::Closed,
-        "1" => Phase::Open,
-        "2" => Phase::HalfOpen,
-        _ => return None,
-    };
-    Some(CircuitState {
-        phase,
-        generation: parts.next()?.parse().ok()?,
-        since: parts.next()?.parse().ok()?,
-    })
 }
 
 fn integer(value: &Value) -> Option<u64> {
@@ -176,7 +145,7 @@ impl Storage for RedisStorage {
         })?;
         match value {
             None => Ok(CircuitState::INITIAL),
-            Some(encoded) => decode_state(&encoded).ok_or_else(|| unexpected("HGET")),
+            Some(encoded) => decode_state(encoded.as_bytes()).ok_or_else(|| unexpected("HGET")),
         }
     }
 
@@ -217,7 +186,11 @@ impl Storage for RedisStorage {
         let [state, outcomes, runs, window] = answer.as_slice() else {
             return Err(invalid());
         };
-        let state = text(state).as_deref().and_then(decode_state).ok_or_else(invalid)?;
+        let state = text(state)
+            .as_deref()
+            .map(str::as_bytes)
+            .and_then(decode_state)
+            .ok_or_else(invalid)?;
         let Value::Array(window) = window else {
             return Err(invalid());
         };
@@ -242,28 +215,18 @@ impl Storage for RedisStorage {
     }
 
     fn remembered_open_until(&self, service: &[u8]) -> Option<Millis> {
-        OPEN_UNTIL.with_borrow(|open| {
-            open.get(&(self.target_key.clone(), [&self.prefix, service].concat()))
-                .copied()
-        })
+        open_until::remembered(&self.target_key, [&self.prefix, service].concat())
     }
 
     fn remember_open_until(&self, service: &[u8], until: Option<Millis>) {
-        let key = (self.target_key.clone(), [&self.prefix, service].concat());
-        OPEN_UNTIL.with_borrow_mut(|open| match until {
-            Some(until) => {
-                open.insert(key, until);
-            }
-            None => {
-                open.remove(&key);
-            }
-        });
+        open_until::remember(&self.target_key, [&self.prefix, service].concat(), until);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::core::machine::Phase;
 
     #[test]
     fn states_round_trip_as_text() {
@@ -275,10 +238,10 @@ mod tests {
                 since: 1_764_000_000_123,
             },
         ] {
-            assert_eq!(decode_state(&encode_state(state)), Some(state));
+            assert_eq!(decode_state(encode_state(state).as_bytes()), Some(state));
         }
         assert_eq!(encode_state(CircuitState::INITIAL), "0:0:0", "the scripts' default");
-        assert_eq!(decode_state("garbage"), None);
+        assert_eq!(decode_state(b"garbage"), None);
     }
 
     #[test]
