@@ -31,13 +31,6 @@ pub struct PowerCurve {
 }
 
 pub fn checked_initial_ratio(initial_ratio: f64) -> Result<f64, ConfigError> {
-    if !(initial_ratio > 0.0) {
-        return Err(ConfigError::new(
-            "initialRatio",
-            super::duration::format_float(initial_ratio),
-            RATIO_LIMITS,
-        ));
-    }
     checked_float("initialRatio", initial_ratio, f64::MIN_POSITIVE, 1.0, RATIO_LIMITS)
 }
 
@@ -52,13 +45,6 @@ impl ExponentialCurve {
 impl PowerCurve {
     pub fn new(initial_ratio: f64, exponent: f64) -> Result<Self, ConfigError> {
         let initial_ratio = checked_initial_ratio(initial_ratio)?;
-        if !(exponent > 0.0) {
-            return Err(ConfigError::new(
-                "exponent",
-                super::duration::format_float(exponent),
-                EXPONENT_LIMITS,
-            ));
-        }
         let exponent = checked_float("exponent", exponent, f64::MIN_POSITIVE, 100.0, EXPONENT_LIMITS)?;
         Ok(Self {
             initial_ratio,

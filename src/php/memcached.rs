@@ -41,7 +41,7 @@ impl MemcachedStorage {
             None => vec!["127.0.0.1:11211".to_owned()],
             Some(value) if value.is_null() => vec!["127.0.0.1:11211".to_owned()],
             Some(value) => match value.array() {
-                Some(list) if list.len() > 0 => list
+                Some(list) if !list.is_empty() => list
                     .values()
                     .map(|node| server(node, value))
                     .collect::<Result<_, _>>()?,
