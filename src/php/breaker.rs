@@ -67,7 +67,8 @@ impl CircuitBreaker {
         eventListener: Option<ListenerArg<'_>>,
         clock: Option<ClockArg<'_>>,
     ) -> Result<Self, PhpException> {
-        let userland = match native_storage(storage.0) {
+        let native = native_storage(storage.0);
+        let userland = match native {
             Some(_) => None,
             None => {
                 let missing = missing_primitives(storage.0);
@@ -82,7 +83,6 @@ impl CircuitBreaker {
             }
         };
         let slots = configuration.1.config.bands.slot_count();
-        let native = native_storage(storage.0);
         if let Some(max_slots) = native.and_then(|native| native.max_slots()).filter(|&max| slots > max) {
             return Err(invalid_configuration(ConfigError::new(
                 "openingRules",
