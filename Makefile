@@ -4,7 +4,7 @@
 PHP        ?= php
 EXTENSION  := $(CURDIR)/build/circuit_breaker.so
 
-.PHONY: deps build test test-core test-phpt test-integration demo demo-cli bench install clean
+.PHONY: deps build lint test test-core test-phpt test-integration demo demo-cli bench install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -15,6 +15,12 @@ build: deps
 	cargo build --release
 	@mkdir -p build
 	install -m 0755 target/release/libcircuit_breaker.so $(EXTENSION)
+
+# Formatting and every clippy warning fail the test run.
+lint: deps
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	cargo clippy --all-targets --no-default-features -- -D warnings
 
 test-core: deps
 	cargo test --no-default-features
@@ -28,7 +34,7 @@ test-integration: build
 	tests/integration/redis.sh $(EXTENSION)
 	tests/integration/memcached.sh $(EXTENSION)
 
-test: test-core test-phpt test-integration
+test: lint test-core test-phpt test-integration
 
 # The main job: PHP-FPM workers calling a failing upstream, with and without
 # the breaker; writes build/demo/demo.svg.

@@ -17,6 +17,6 @@ if ((${#missing[@]})); then
 fi
 
 if ! command -v cargo >/dev/null 2>&1; then
-    echo "cargo is missing: install Rust (1.85 or later) with rustup" >&2
+    echo "cargo is missing: install Rust (1.88 or later) with rustup" >&2
     exit 1
 fi

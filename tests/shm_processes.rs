@@ -227,10 +227,10 @@ fn sigkill_stress() {
                 // New services and the insert lock itself, so that kills
                 // land inside it too.
                 round += 1;
-                if round % 16 == 0 {
+                if round.is_multiple_of(16) {
                     drop(segment.lock().unwrap());
                 }
-                if round % 64 == 0 {
+                if round.is_multiple_of(64) {
                     let name = format!("fresh-{}-{}", slot % 16, (round / 64) % 32);
                     Breaker {
                         service: name.as_bytes(),

@@ -23,7 +23,7 @@ fn invalid_dsn(value: &Zval, reason: String) -> PhpException {
 fn target(dsn: &Zval) -> Result<Target, PhpException> {
     if let Some(single) = dsn.str() {
         return parse_dsn(single)
-            .map(Target::Standalone)
+            .map(|info| Target::Standalone(Box::new(info)))
             .map_err(|error| invalid_dsn(dsn, error.to_string()));
     }
     let Some(nodes) = dsn.array() else {
@@ -73,7 +73,7 @@ impl RedisStorage {
     pub fn __construct(dsn: Option<&Zval>, prefix: String, timeout: f64) -> Result<Self, PhpException> {
         let target = match dsn {
             Some(dsn) if !dsn.is_null() => target(dsn)?,
-            _ => Target::Standalone(parse_dsn("redis://127.0.0.1:6379").expect("a valid default")),
+            _ => Target::Standalone(Box::new(parse_dsn("redis://127.0.0.1:6379").expect("a valid default"))),
         };
         let storage = Redis::new(target, prefix.clone().into_bytes(), checked_timeout(timeout)?).map_err(|_| {
             invalid_configuration(ConfigError::new(

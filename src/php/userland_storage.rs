@@ -15,7 +15,7 @@ use ext_php_rs::zend::{ExecutorGlobals, Function};
 use super::typed::Bytes;
 use crate::core::duration::Millis;
 use crate::storage::StorageError;
-use crate::storage::kv::{KeyValue, KvStorage, key_name};
+use crate::storage::kv::{KeyValue, KvStorage, Values, key_name};
 
 pub const PRIMITIVES: [&str; 3] = ["increment", "getMultiple", "compareAndSet"];
 
@@ -69,7 +69,7 @@ impl KeyValue for UserlandKeyValue {
             .ok_or_else(|| StorageError::Userland("increment() must return a positive int".into()))
     }
 
-    fn get_multiple(&self, _shard: u64, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, StorageError> {
+    fn get_multiple(&self, _shard: u64, keys: &[Vec<u8>]) -> Result<Values, StorageError> {
         let requested: Vec<Bytes<'_>> = keys.iter().map(|key| Bytes(key)).collect();
         let requested = requested
             .into_zval(false)

@@ -32,7 +32,7 @@ pub trait KeyValue {
     fn increment(&self, shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError>;
 
     /// The values of `keys`, in order, `None` for an absent key.
-    fn get_multiple(&self, shard: u64, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, StorageError>;
+    fn get_multiple(&self, shard: u64, keys: &[Vec<u8>]) -> Result<Values, StorageError>;
 
     /// Stores `value` with `ttl_ms` if the value at `key` is still
     /// `expected` (`None`: absent); tells whether it did.
@@ -59,7 +59,7 @@ pub trait KeyValue {
         key: &[u8],
         ttl_ms: Millis,
         keys: &[Vec<u8>],
-    ) -> Result<(u64, Vec<Option<Vec<u8>>>), StorageError> {
+    ) -> Result<(u64, Values), StorageError> {
         let incremented = self.increment(shard, key, ttl_ms)?;
         Ok((incremented, self.get_multiple(shard, keys)?))
     }
@@ -130,18 +130,24 @@ fn key(name: &[u8], parts: std::fmt::Arguments<'_>) -> Vec<u8> {
     key
 }
 
+/// The values of a multi-get, in the order of its keys (`None`: absent).
+pub type Values = Vec<Option<Vec<u8>>>;
+
+/// Turns a service into the name its keys start with.
+pub type NameOf = Box<dyn Fn(&[u8]) -> Vec<u8>>;
+
 /// The `Storage` operations composed from the primitives of `K`.
 pub struct KvStorage<K> {
     pub backend: K,
     /// Turns a service into the name its keys start with.
-    name: Box<dyn Fn(&[u8]) -> Vec<u8>>,
+    name: NameOf,
     /// The state each service was last seen in by this object: recording an
     /// outcome right after `acquirePermission()` needs no read of its own.
     seen: RefCell<HashMap<Vec<u8>, CircuitState>>,
 }
 
 impl<K: KeyValue> KvStorage<K> {
-    pub fn new(backend: K, name: Box<dyn Fn(&[u8]) -> Vec<u8>>) -> Self {
+    pub fn new(backend: K, name: NameOf) -> Self {
         Self {
             backend,
             name,

@@ -11,10 +11,13 @@ use crate::core::config::Config;
 use crate::core::half_open::HalfOpenPolicy;
 use crate::core::rules::OpeningRule;
 
+/// A value with the instant it expires, in ms of the shared clock.
+type Entry = (Vec<u8>, Millis);
+
 /// Keys with their expiry, in ms of the shared clock.
 struct MapStore {
     clock: Rc<Cell<Millis>>,
-    entries: RefCell<HashMap<Vec<u8>, (Vec<u8>, Millis)>>,
+    entries: RefCell<HashMap<Vec<u8>, Entry>>,
     calls: Cell<usize>,
 }
 
@@ -45,7 +48,7 @@ impl KeyValue for MapStore {
         Ok(next)
     }
 
-    fn get_multiple(&self, _shard: u64, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, StorageError> {
+    fn get_multiple(&self, _shard: u64, keys: &[Vec<u8>]) -> Result<Values, StorageError> {
         self.calls.set(self.calls.get() + 1);
         Ok(keys.iter().map(|key| self.live(key)).collect())
     }

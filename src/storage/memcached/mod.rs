@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use protocol::{Connection, Incremented, ProtocolError, expiry};
 
 use super::StorageError;
-use super::kv::{KeyValue, KvStorage};
+use super::kv::{KeyValue, KvStorage, Values};
 use super::persistent::{Failure, Reconnect, Slots, with_connection};
 use crate::core::duration::Millis;
 
@@ -110,7 +110,7 @@ impl KeyValue for MemcachedKeyValue {
         })
     }
 
-    fn get_multiple(&self, shard: u64, keys: &[Vec<u8>]) -> Result<Vec<Option<Vec<u8>>>, StorageError> {
+    fn get_multiple(&self, shard: u64, keys: &[Vec<u8>]) -> Result<Values, StorageError> {
         let items = self.run(shard, |connection| connection.gets(keys))?;
         Ok(items.into_iter().map(|item| item.map(|item| item.value)).collect())
     }
@@ -138,7 +138,7 @@ impl KeyValue for MemcachedKeyValue {
         key: &[u8],
         ttl_ms: Millis,
         keys: &[Vec<u8>],
-    ) -> Result<(u64, Vec<Option<Vec<u8>>>), StorageError> {
+    ) -> Result<(u64, Values), StorageError> {
         self.run(shard, |connection| {
             let (incremented, items) = connection.increment_and_gets(key, keys)?;
             let values = |items: Vec<Option<protocol::Item>>| {

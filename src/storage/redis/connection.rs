@@ -12,20 +12,20 @@ use crate::storage::persistent::{Reconnect, Slots};
 /// Where the storage connects.
 #[derive(Clone)]
 pub enum Target {
-    Standalone(ConnectionInfo),
+    Standalone(Box<ConnectionInfo>),
     Cluster(Vec<ConnectionInfo>),
 }
 
 pub enum Open {
     Standalone(Connection),
-    Cluster(ClusterConnection),
+    Cluster(Box<ClusterConnection>),
 }
 
 impl Open {
     pub fn as_connection_like(&mut self) -> &mut dyn ConnectionLike {
         match self {
             Self::Standalone(connection) => connection,
-            Self::Cluster(connection) => connection,
+            Self::Cluster(connection) => connection.as_mut(),
         }
     }
 }
@@ -43,7 +43,7 @@ impl Reconnect<Open, RedisError> for Endpoint<'_> {
     fn connect(&self) -> RedisResult<Open> {
         match self.target {
             Target::Standalone(info) => {
-                let connection = Client::open(info.clone())?.get_connection_with_timeout(self.timeout)?;
+                let connection = Client::open((**info).clone())?.get_connection_with_timeout(self.timeout)?;
                 connection.set_read_timeout(Some(self.timeout))?;
                 connection.set_write_timeout(Some(self.timeout))?;
                 Ok(Open::Standalone(connection))
@@ -54,7 +54,7 @@ impl Reconnect<Open, RedisError> for Endpoint<'_> {
                     .response_timeout(self.timeout)
                     .retries(0)
                     .build()?;
-                Ok(Open::Cluster(client.get_connection()?))
+                Ok(Open::Cluster(Box::new(client.get_connection()?)))
             }
         }
     }

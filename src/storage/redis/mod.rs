@@ -259,7 +259,7 @@ mod tests {
 
     #[test]
     fn prefixes_with_braces_are_refused() {
-        let target = Target::Standalone(parse_dsn("redis://127.0.0.1").unwrap());
+        let target = Target::Standalone(Box::new(parse_dsn("redis://127.0.0.1").unwrap()));
         assert!(matches!(
             RedisStorage::new(target.clone(), b"shop{1}:".to_vec(), Duration::from_millis(50)),
             Err(RedisConfigError::PrefixWithBraces)
