@@ -1,55 +1,77 @@
 # The two commands of the README: `make demo` and `make test`.
-# Every target installs what it needs first (scripts/install-deps.sh).
+# Every target installs what it needs first (scripts/install-deps.sh): the
+# build only its build dependencies, the tests and the demo their servers too.
 
 PHP        ?= php
+PHP_CONFIG ?= php-config
 EXTENSION  := $(CURDIR)/build/circuit_breaker.so
+# The PHP the extension is built for. ext-php-rs reads PHP_CONFIG and PHP;
+# every cargo command here, and the phpize build in ext/, give it the same
+# absolute paths, so that none of them regenerates the others' bindings.
+CARGO      = PHP_CONFIG="$$(command -v $(PHP_CONFIG))" PHP="$$($(PHP_CONFIG) --php-binary)" cargo
 
-.PHONY: deps build lint test test-core test-phpt test-integration demo demo-cli bench install clean
+.PHONY: deps deps-build build lint test test-core test-phpt test-integration test-install demo demo-cli bench install clean
 
 deps:
 	@scripts/install-deps.sh
 
+deps-build:
+	@scripts/install-deps.sh build
+
 # `install` and not `cp`: a running php-fpm maps the old file, and writing
 # into it in place crashes its workers.
-build: deps
-	cargo build --release
+build: deps-build
+	$(CARGO) build --release
 	@mkdir -p build
 	install -m 0755 target/release/libcircuit_breaker.so $(EXTENSION)
 
 # Formatting and every clippy warning fail the test run.
-lint: deps
+lint: deps-build
 	cargo fmt --check
-	cargo clippy --all-targets -- -D warnings
-	cargo clippy --all-targets --no-default-features -- -D warnings
+	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --all-targets --no-default-features -- -D warnings
 
-test-core: deps
+test-core: deps-build
 	cargo test --no-default-features
 
-test-phpt: build
+test-phpt: deps build
 	scripts/run-phpt.sh $(EXTENSION)
 
 # Real servers (php-fpm, redis-server standalone, TLS and cluster, memcached) on free loopback ports.
-test-integration: build
+test-integration: deps build
 	tests/integration/fpm-shared-memory.sh $(EXTENSION)
 	tests/integration/redis.sh $(EXTENSION)
 	tests/integration/memcached.sh $(EXTENSION)
 
-test: lint test-core test-phpt test-integration
+test: lint test-core test-phpt test-integration test-install
 
 # The main job: PHP-FPM workers calling a failing upstream, with and without
 # the breaker; writes build/demo/demo.svg.
-demo: build
+demo: deps build
 	demo/run.sh $(EXTENSION)
 
 # A 3-second breaker in one CLI process.
 demo-cli: build
 	$(PHP) -n -d extension=$(EXTENSION) examples/cli-demo.php
 
-bench: build
+bench: deps build
 	bench/run.sh $(EXTENSION)
 
+# Installs the extension, its stubs and, on Debian and Ubuntu, the ini file
+# that `phpenmod circuit_breaker` enables; nothing else. DESTDIR (or
+# INSTALL_ROOT) stages it; PHP_CONFIG picks the PHP.
+DESTDIR       ?= $(INSTALL_ROOT)
+MODS_AVAILABLE = $(shell d=$$($(PHP_CONFIG) --ini-dir 2>/dev/null); d=$${d%/*/conf.d}/mods-available; [ -d "$$d" ] && echo "$$d")
+
 install: build
-	install -m 0755 $(EXTENSION) $$(php-config --extension-dir)/circuit_breaker.so
+	install -D -m 0755 $(EXTENSION) $(DESTDIR)$$($(PHP_CONFIG) --extension-dir)/circuit_breaker.so
+	install -D -m 0644 php-stubs/circuit_breaker.php $(DESTDIR)$$($(PHP_CONFIG) --prefix)/share/php/circuit_breaker/circuit_breaker.stub.php
+	$(if $(MODS_AVAILABLE),install -D -m 0644 ext/circuit_breaker.ini $(DESTDIR)$(MODS_AVAILABLE)/circuit_breaker.ini)
+
+# `make install` into a scratch root, and the PIE build (phpize, configure,
+# make, make install in ext/) of a scratch copy of the sources.
+test-install: build
+	tests/install/install.sh
 
 clean:
 	cargo clean

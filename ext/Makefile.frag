@@ -1,0 +1,22 @@
+# Appended to the Makefile that phpize's configure writes (see config.m4).
+
+CARGO_TARGET_DIR ?= $(CIRCUIT_BREAKER_CRATE)/target
+STUBS_DIR = $(prefix)/share/php/circuit_breaker
+
+all: modules/circuit_breaker.so
+
+# cargo decides what to rebuild; the PHP it binds to is the one of php-config.
+modules/circuit_breaker.so: FORCE
+	PHP_CONFIG="$(CIRCUIT_BREAKER_PHP_CONFIG)" PHP="$(PHP_EXECUTABLE)" $(CARGO) build --release --locked \
+		--manifest-path "$(CIRCUIT_BREAKER_CRATE)/Cargo.toml" --target-dir "$(CARGO_TARGET_DIR)"
+	@mkdir -p modules
+	install -m 0755 "$(CARGO_TARGET_DIR)/release/libcircuit_breaker.so" $@
+
+install: install-circuit-breaker-stubs
+
+install-circuit-breaker-stubs:
+	$(mkinstalldirs) $(INSTALL_ROOT)$(STUBS_DIR)
+	$(INSTALL_DATA) $(CIRCUIT_BREAKER_CRATE)/php-stubs/circuit_breaker.php $(INSTALL_ROOT)$(STUBS_DIR)/circuit_breaker.stub.php
+
+FORCE:
+.PHONY: FORCE install-circuit-breaker-stubs

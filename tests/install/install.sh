@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# What an administrator does: `make install DESTDIR=...` stages the extension,
+# its stubs and the Debian ini file, and nothing else; PIE's build (phpize,
+# ./configure, make, make install in ext/) of a scratch copy of the sources
+# yields a module that PHP loads and that protects a call.
+# Prints "install: N passed, N failed".
+set -uo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+passed=0 failed=0
+check() { # check DESCRIPTION COMMAND...
+    local description=$1; shift
+    if "$@"; then passed=$((passed + 1)); echo "PASS $description"; else failed=$((failed + 1)); echo "FAIL $description"; fi
+}
+
+extension_dir=$(php-config --extension-dir)
+prefix=$(php-config --prefix)
+ini_dir=$(php-config --ini-dir)
+mods_available=${ini_dir%/*/conf.d}/mods-available
+
+# A scenario that needs the extension working: a failure opens the circuit.
+smoke() { # smoke PATH/TO/circuit_breaker.so
+    php -n -d "extension=$1" -r '
+        use Zeusi\CircuitBreaker\{CircuitBreaker, Configuration, State};
+        use Zeusi\CircuitBreaker\Opening\ConsecutiveFailuresRule;
+        use Zeusi\CircuitBreaker\HalfOpen\PermittedCallsPolicy;
+        use Zeusi\CircuitBreaker\Storage\InMemoryStorage;
+        $breaker = new CircuitBreaker("smoke", new Configuration(60, [new ConsecutiveFailuresRule(1)], 10, new PermittedCallsPolicy(1, 1)), new InMemoryStorage());
+        $breaker->registerFailure();
+        exit($breaker->getState() === State::Open ? 0 : 1);'
+}
+
+# 1. make install DESTDIR=...
+staged=$scratch/staged
+make -s -C "$root" install DESTDIR="$staged" >"$scratch/install.log" 2>&1
+check "make install DESTDIR succeeds" test $? -eq 0 || cat "$scratch/install.log"
+expected=("$staged$extension_dir/circuit_breaker.so" "$staged$prefix/share/php/circuit_breaker/circuit_breaker.stub.php")
+[ -d "$mods_available" ] && expected+=("$staged$mods_available/circuit_breaker.ini")
+installed=$(cd / && find "$staged" -type f | sort)
+want=$(printf '%s\n' "${expected[@]}" | sort)
+check "make install stages the module, the stubs and the ini file, nothing else" test "$installed" = "$want"
+[ "$installed" = "$want" ] || diff <(echo "$want") <(echo "$installed")
+check "the staged module works" smoke "$staged$extension_dir/circuit_breaker.so"
+check "the ini file loads circuit_breaker.so" grep -qx 'extension=circuit_breaker.so' "$staged$mods_available/circuit_breaker.ini"
+
+# 2. PIE: phpize && ./configure && make && make install, in ext/ of a copy of
+# the sources (tracked and new files, as a package would hold them).
+copy=$scratch/copy
+mkdir -p "$copy"
+(cd "$root" && git ls-files -co --exclude-standard -z | tar --null -cf - -T -) | tar -xf - -C "$copy"
+# Its own target directory: cargo would take this checkout's artifacts as fresh
+# for the copy, and the copy's sources would never be compiled.
+(cd "$copy/ext" && phpize && ./configure && CARGO_TARGET_DIR="$scratch/target" make && make install INSTALL_ROOT="$scratch/pie") \
+    >"$scratch/pie.log" 2>&1
+status=$?
+check "phpize, ./configure, make, make install succeed" test $status -eq 0 || tail -30 "$scratch/pie.log"
+check "the PIE build installs modules/circuit_breaker.so" test -f "$scratch/pie$extension_dir/circuit_breaker.so"
+check "the PIE-built module works" smoke "$scratch/pie$extension_dir/circuit_breaker.so"
+check "the PIE build installs the stubs" test -f "$scratch/pie$prefix/share/php/circuit_breaker/circuit_breaker.stub.php"
+check "composer.json declares the extension for PIE" php -r '
+    $package = json_decode(file_get_contents($argv[1]), true, flags: JSON_THROW_ON_ERROR);
+    exit($package["type"] === "php-ext" && $package["php-ext"]["extension-name"] === "circuit_breaker"
+        && $package["php-ext"]["build-path"] === "ext" && $package["php-ext"]["support-zts"] === false ? 0 : 1);' "$root/composer.json"
+
+echo "install: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
