@@ -180,7 +180,8 @@ impl Storage for RedisStorage {
             .arg(record.window.counter_ttl_ms())
             .arg(record.state_ttl_ms.max(1))
             .arg(record.window.bucket_at(record.now))
-            .arg(record.window.bucket_count());
+            .arg(record.window.ring_len())
+            .arg(record.closed_state_ttl_ms.max(1));
         let answer: Vec<Value> = self.run("record script", |connection| invocation.invoke(connection))?;
         let invalid = || unexpected("the record script");
         let [state, outcomes, runs, window] = answer.as_slice() else {
