@@ -81,9 +81,9 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
                 }
             }
             Phase::HalfOpen => {
-                let admission = self
-                    .storage
-                    .admit_half_open(self.service, state, self.config.state_ttl_ms(Phase::HalfOpen))?;
+                let admission =
+                    self.storage
+                        .admit_half_open(self.service, state, self.config.state_ttl_ms(Phase::HalfOpen))?;
                 if self.config.half_open.admits(admission, state.since, now) {
                     Permission::Permitted
                 } else {

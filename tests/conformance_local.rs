@@ -118,7 +118,10 @@ impl Backend for KeyValueMap {
             entries: self.entries.clone(),
         };
         let prefix = prefix.to_vec();
-        Rc::new(KvStorage::new(store, Box::new(move |service| key_name(&prefix, service))))
+        Rc::new(KvStorage::new(
+            store,
+            Box::new(move |service| key_name(&prefix, service)),
+        ))
     }
 }
 

@@ -75,12 +75,12 @@ mod tests {
         assert_eq!(slow(0.0014).unwrap(), 1);
         let window = |seconds| checked_millis("timeWindow", seconds, 10_000, 3_600_000, "10 to 3600 seconds");
         assert!(window(9.9996).is_err(), "rounds to 10 s");
-        assert!(window(3_600.0004).is_err(), "rounds to 3600 s");
+        assert!(window(3_600.000_4).is_err(), "rounds to 3600 s");
         assert_eq!(window(10.0).unwrap(), 10_000);
         assert_eq!(window(3_600.0).unwrap(), 3_600_000);
         let open = |seconds| checked_millis("openDuration", seconds, SECOND, THIRTY_DAYS, "1 to 2592000 seconds");
         assert!(open(0.9996).is_err());
-        assert!(open(2_592_000.0004).is_err());
+        assert!(open(2_592_000.000_4).is_err());
         assert_eq!(open(2_592_000.0).unwrap(), THIRTY_DAYS);
     }
 

@@ -133,11 +133,25 @@ impl Circuits {
         if dropped > 0 && self.entries.len() < self.entries.capacity() / 4 {
             self.entries.shrink_to(self.entries.len() * 2);
             self.positions.shrink_to(self.entries.len() * 2);
+            give_back_freed_memory();
         }
     }
 
     fn len(&self) -> usize {
         self.entries.len()
+    }
+}
+
+/// Returns the pages freed by dropped circuits to the system. glibc keeps
+/// freed small blocks in its heap, so without this a process that once held
+/// many circuits would keep their memory; called only after a shrink, which
+/// the dropping of most circuits pays for.
+fn give_back_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only releases free memory of the allocator, which
+    // it does under its own locks; it has no precondition.
+    unsafe {
+        libc::malloc_trim(0);
     }
 }
 

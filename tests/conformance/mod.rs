@@ -114,7 +114,9 @@ impl Circuit<'_> {
     fn register(&self, outcome: Outcome, duration_ms: Option<Millis>) {
         let mut events = Vec::new();
         self.breaker()
-            .register(outcome, duration_ms, self.env.clock.get(), &mut |event| events.push(event));
+            .register(outcome, duration_ms, self.env.clock.get(), &mut |event| {
+                events.push(event)
+            });
         self.events.borrow_mut().extend(events);
     }
 
@@ -270,12 +272,20 @@ pub fn generations_count_late_outcomes_for_the_current_state(env: &Env) {
     env.sleep(OPEN_MS);
     assert_eq!(circuit.acquire(), Permission::Permitted);
     circuit.succeed(1);
-    assert_eq!(circuit.state(), Phase::HalfOpen, "the failures that opened are not seen");
+    assert_eq!(
+        circuit.state(),
+        Phase::HalfOpen,
+        "the failures that opened are not seen"
+    );
     assert_eq!(circuit.acquire(), Permission::Permitted);
     circuit.succeed(1);
     assert_eq!(circuit.state(), Phase::Closed);
     circuit.fail(3);
-    assert_eq!(circuit.state(), Phase::Closed, "closed starts afresh: 3 below the minimum");
+    assert_eq!(
+        circuit.state(),
+        Phase::Closed,
+        "closed starts afresh: 3 below the minimum"
+    );
     circuit.fail(1);
     assert_eq!(circuit.state(), Phase::Open);
 }
@@ -366,11 +376,7 @@ pub fn the_window_covers_the_last_time_window_seconds(env: &Env) {
         circuit.fail(3);
         env.sleep(age);
         circuit.fail(1);
-        assert_eq!(
-            circuit.state(),
-            expected,
-            "3 failures {age} ms old in a 10 s window"
-        );
+        assert_eq!(circuit.state(), expected, "3 failures {age} ms old in a 10 s window");
     }
     let config = failure_rate(600.0, 1);
     env.align(10_000, 5_000);
@@ -514,7 +520,11 @@ pub fn breakers_with_different_rules_share_a_circuit(env: &Env) {
     plain_breaker.succeed(1);
     slow_breaker.register(Outcome::Success, Some(1_500));
     slow_breaker.register(Outcome::Success, Some(100));
-    assert_eq!(slow_breaker.state(), Phase::Closed, "3 timed outcomes: below the minimum");
+    assert_eq!(
+        slow_breaker.state(),
+        Phase::Closed,
+        "3 timed outcomes: below the minimum"
+    );
     slow_breaker.register(Outcome::Success, Some(100));
     assert_eq!(slow_breaker.state(), Phase::Open, "2 slow of 4 timed ones");
     assert_eq!(slow_breaker.transitions(), ["opened"]);
@@ -583,7 +593,11 @@ pub fn every_window_size_covers_its_span(env: &Env) {
             circuit.fail(3);
             env.sleep(later);
             circuit.fail(1);
-            assert_eq!(circuit.state(), expected, "window {window} s, 3 failures {later} ms old");
+            assert_eq!(
+                circuit.state(),
+                expected,
+                "window {window} s, 3 failures {later} ms old"
+            );
         }
     }
 }
