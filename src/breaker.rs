@@ -81,9 +81,9 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
                 }
             }
             Phase::HalfOpen => {
-                let admission = self
-                    .storage
-                    .admit_half_open(self.service, state, self.config.state_ttl_ms())?;
+                let admission =
+                    self.storage
+                        .admit_half_open(self.service, state, self.config.state_ttl_ms(Phase::HalfOpen))?;
                 if self.config.half_open.admits(admission, state.since, now) {
                     Permission::Permitted
                 } else {
@@ -111,16 +111,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         now: Millis,
         emit: &mut dyn FnMut(Event),
     ) -> Result<(), StorageError> {
-        let bands = &self.config.bands;
-        let record = OutcomeRecord {
-            outcome,
-            slot: bands.slot_of(outcome, duration_ms),
-            slot_count: bands.slot_count(),
-            window: self.config.window,
-            now,
-            state_ttl_ms: self.config.state_ttl_ms(),
-            counts_runs: self.config.counts_runs(),
-        };
+        let record = OutcomeRecord::new(self.config, outcome, duration_ms, now);
         for _ in 0..MAX_RACES {
             let (state, tally) = self.storage.record_outcome(self.service, &record)?;
             if due_transition(state, now, self.config).is_some() {
@@ -168,7 +159,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             self.service,
             transition.from,
             transition.to,
-            self.config.state_ttl_ms(),
+            self.config.state_ttl_ms(transition.to.phase),
         )?;
         if won {
             emit(match (transition.to.phase, transition.cause) {

@@ -88,15 +88,7 @@ fn segment() -> &'static Segment {
 
 /// Reads the counts of `service` by counting one more success.
 fn successes_counted(storage: &SharedMemoryStorage, config: &Config, service: &[u8], now: Millis) -> u64 {
-    let record = OutcomeRecord {
-        outcome: Outcome::Success,
-        slot: config.bands.slot_of(Outcome::Success, None),
-        slot_count: config.bands.slot_count(),
-        window: config.window,
-        now,
-        state_ttl_ms: config.state_ttl_ms(),
-        counts_runs: config.counts_runs(),
-    };
+    let record = OutcomeRecord::new(config, Outcome::Success, None, now);
     let (_, tally) = storage.record_outcome(service, &record).unwrap();
     tally.window[record.slot] - 1
 }

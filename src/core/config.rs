@@ -4,8 +4,15 @@ use super::counts::DurationBands;
 use super::duration::{Millis, SECOND, THIRTY_DAYS, checked_millis};
 use super::error::ConfigError;
 use super::half_open::HalfOpenPolicy;
+use super::machine::Phase;
 use super::rules::OpeningRule;
 use super::window::WindowGeometry;
+
+/// How long a state that time has ended (an open or half-open circuit) is
+/// kept past the moment it ended, so that the first call after a long
+/// silence finds it and emits `CircuitClosed`: a day. After longer, the
+/// circuit is simply forgotten (closed, no event).
+pub const KEEP_DUE_STATE_MS: Millis = 24 * 3_600 * SECOND;
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -57,11 +64,26 @@ impl Config {
             .any(|rule| matches!(rule, OpeningRule::ConsecutiveFailures { .. }))
     }
 
-    /// How long a circuit's state must outlive its last change: an open
-    /// circuit must be remembered through its open and half-open time, and a
-    /// closed one as long as its counters.
-    pub fn state_ttl_ms(&self) -> Millis {
-        self.open_duration_ms + self.half_open.max_duration_ms() + self.window.counter_ttl_ms()
+    /// How long a circuit's state must be kept after it was last written or
+    /// used, in `phase`.
+    ///
+    /// A state that is not closed ends by time, and the first call that
+    /// finds it ended emits the transition: so it is kept through its open
+    /// and half-open time and then [`KEEP_DUE_STATE_MS`] more, and a circuit
+    /// first called again within that day still emits `CircuitClosed`. A
+    /// closed state is kept as long as before issue 9: through the time a
+    /// reopening could take, and as long as its counters.
+    pub fn state_ttl_ms(&self, phase: Phase) -> Millis {
+        let closed = self.open_duration_ms + self.half_open.max_duration_ms() + self.window.counter_ttl_ms();
+        match phase {
+            Phase::Closed => closed,
+            Phase::Open | Phase::HalfOpen => closed + KEEP_DUE_STATE_MS,
+        }
+    }
+
+    /// The longest [`Self::state_ttl_ms`]: enough for a state in any phase.
+    pub fn longest_state_ttl_ms(&self) -> Millis {
+        self.state_ttl_ms(Phase::Open)
     }
 }
 
@@ -112,6 +134,19 @@ mod tests {
         );
         assert!(Config::new(10.0, vec![rule()], 1.0, policy()).is_ok());
         assert!(Config::new(3_600.0, vec![rule()], 2_592_000.0, policy()).is_ok());
+    }
+
+    #[test]
+    fn a_state_that_is_not_closed_outlives_its_end_by_a_day() {
+        let config = Config::new(60.0, vec![rule()], 10.0, policy()).unwrap();
+        // Open at t, due to close at t + 10 s + 30 s.
+        let due = 40_000;
+        for phase in [Phase::Open, Phase::HalfOpen] {
+            assert!(config.state_ttl_ms(phase) >= due + KEEP_DUE_STATE_MS);
+        }
+        assert!(config.state_ttl_ms(Phase::Closed) >= config.window.counter_ttl_ms());
+        assert!(config.state_ttl_ms(Phase::Closed) < KEEP_DUE_STATE_MS);
+        assert_eq!(config.longest_state_ttl_ms(), config.state_ttl_ms(Phase::Open));
     }
 
     #[test]

@@ -14,7 +14,9 @@ pub fn seconds_to_millis(seconds: f64) -> Millis {
     (seconds * 1_000.0).round() as Millis
 }
 
-/// Validates a duration given in seconds against `[min, max]` milliseconds.
+/// Validates a duration given in seconds against `[min, max]` milliseconds,
+/// then rounds it to whole milliseconds. The value is checked as given:
+/// `0.0009` is below a limit of `0.001` even though it rounds to it.
 pub fn checked_millis(
     parameter: &'static str,
     seconds: f64,
@@ -22,14 +24,11 @@ pub fn checked_millis(
     max: Millis,
     limits: &'static str,
 ) -> Result<Millis, ConfigError> {
-    if !seconds.is_finite() {
-        return Err(ConfigError::new(parameter, format_float(seconds), limits));
-    }
-    let millis = seconds_to_millis(seconds);
-    if millis < min || millis > max {
-        return Err(ConfigError::new(parameter, format_float(seconds), limits));
-    }
-    Ok(millis)
+    // `min as f64 / 1000.0` is the double nearest the limit in seconds, the
+    // same one a user writing the limit as a literal (`0.001`, `3600`) gets.
+    let in_seconds = |millis: Millis| millis as f64 / 1_000.0;
+    checked_float(parameter, seconds, in_seconds(min), in_seconds(max), limits)?;
+    Ok(seconds_to_millis(seconds))
 }
 
 /// Validates a finite float within `[min, max]`.
@@ -65,6 +64,24 @@ mod tests {
     fn rounds_to_the_millisecond() {
         assert_eq!(seconds_to_millis(0.0015), 2);
         assert_eq!(seconds_to_millis(2.0), 2_000);
+    }
+
+    #[test]
+    fn limits_are_checked_before_rounding() {
+        let slow = |seconds| checked_millis("slowCallDuration", seconds, 1, 86_400_000, "at least 0.001 seconds");
+        assert!(slow(0.0009).is_err(), "rounds to 0.001, but is below it");
+        assert!(slow(0.000_999_9).is_err());
+        assert_eq!(slow(0.001).unwrap(), 1);
+        assert_eq!(slow(0.0014).unwrap(), 1);
+        let window = |seconds| checked_millis("timeWindow", seconds, 10_000, 3_600_000, "10 to 3600 seconds");
+        assert!(window(9.9996).is_err(), "rounds to 10 s");
+        assert!(window(3_600.000_4).is_err(), "rounds to 3600 s");
+        assert_eq!(window(10.0).unwrap(), 10_000);
+        assert_eq!(window(3_600.0).unwrap(), 3_600_000);
+        let open = |seconds| checked_millis("openDuration", seconds, SECOND, THIRTY_DAYS, "1 to 2592000 seconds");
+        assert!(open(0.9996).is_err());
+        assert!(open(2_592_000.000_4).is_err());
+        assert_eq!(open(2_592_000.0).unwrap(), THIRTY_DAYS);
     }
 
     #[test]

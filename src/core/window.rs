@@ -11,6 +11,10 @@ use super::duration::Millis;
 /// The most buckets a window is split into.
 pub const MAX_BUCKETS: u32 = 60;
 
+/// The most positions a ring of buckets needs: a count covers one bucket
+/// more than the window is split into.
+pub const MAX_RING: usize = MAX_BUCKETS as usize + 1;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WindowGeometry {
     window_ms: Millis,
@@ -48,21 +52,32 @@ impl WindowGeometry {
         (now * self.bucket_count as i64).div_euclid(self.window_ms)
     }
 
-    /// The buckets a count covers at `now`: the current one and the
-    /// `count - 1` before it.
+    /// The buckets a count covers at `now`: every bucket that spans
+    /// `[now - window, now]`, that is the current one and the `count`
+    /// before it (`now - window` falls in bucket `current - count`, since
+    /// buckets tile the window exactly). Nothing younger than the window is
+    /// left out; an outcome lingers at most one bucket past it.
     pub fn buckets_covering(&self, now: Millis) -> std::ops::RangeInclusive<i64> {
         let current = self.bucket_at(now);
-        current - (self.bucket_count as i64 - 1)..=current
+        current - self.bucket_count as i64..=current
     }
 
-    /// The slot of a bucket in a ring of `bucket_count` slots.
+    /// How many positions a ring of buckets needs so that every covered
+    /// bucket has its own: `bucket_count + 1`.
+    pub fn ring_len(&self) -> usize {
+        self.bucket_count as usize + 1
+    }
+
+    /// The position of a bucket in a ring of `ring_len()` positions.
     pub fn ring_slot(&self, bucket: i64) -> usize {
-        bucket.rem_euclid(self.bucket_count as i64) as usize
+        bucket.rem_euclid(self.ring_len() as i64) as usize
     }
 
-    /// How long a counter must be kept: until its bucket has left the window.
+    /// How long a counter must be kept: until its bucket has left every
+    /// window that covers it, `count + 1` buckets after the bucket began
+    /// (plus one millisecond: uneven buckets are rounded up to whole ones).
     pub fn counter_ttl_ms(&self) -> Millis {
-        self.window_ms + self.bucket_length_ms().ceil() as Millis
+        self.window_ms + self.bucket_length_ms().ceil() as Millis + 1
     }
 }
 
@@ -107,13 +122,49 @@ mod tests {
     }
 
     #[test]
-    fn a_count_covers_exactly_bucket_count_buckets() {
-        for window in [10_000, 30_000, 90_000, 600_000, 3_600_000] {
+    fn a_count_covers_every_bucket_spanning_the_window() {
+        for window in [10_000, 10_500, 30_000, 90_000, 600_000, 3_600_000] {
             let geometry = WindowGeometry::new(window);
-            let now = 1_764_000_000_123;
-            let covered = geometry.buckets_covering(now);
-            assert_eq!(covered.clone().count() as u32, geometry.bucket_count());
-            assert_eq!(*covered.end(), geometry.bucket_at(now));
+            for now in [1_764_000_000_000, 1_764_000_000_123, 1_764_000_009_999] {
+                let covered = geometry.buckets_covering(now);
+                assert_eq!(covered.clone().count() as u32, geometry.bucket_count() + 1);
+                assert_eq!(*covered.end(), geometry.bucket_at(now));
+                // The instant one window ago is covered, and so is every
+                // instant after it; the bucket before the first is not
+                // needed: it ended before `now - window`.
+                assert_eq!(*covered.start(), geometry.bucket_at(now - window));
+            }
+        }
+    }
+
+    #[test]
+    fn an_outcome_counts_until_the_window_has_passed_and_at_most_one_bucket_longer() {
+        let geometry = WindowGeometry::new(10_000);
+        let recorded = 1_764_000_000_900;
+        let bucket = geometry.bucket_at(recorded);
+        let counted_at = |now| geometry.buckets_covering(now).contains(&bucket);
+        assert!(counted_at(recorded + 9_900), "9.9 s old, within a 10 s window");
+        assert!(counted_at(recorded + 10_000), "exactly one window old");
+        assert!(!counted_at(recorded + 11_000), "a window and a bucket old");
+        let geometry = WindowGeometry::new(600_000);
+        let bucket = geometry.bucket_at(recorded);
+        assert!(geometry.buckets_covering(recorded + 595_000).contains(&bucket));
+        assert!(geometry.buckets_covering(recorded + 599_999).contains(&bucket));
+    }
+
+    #[test]
+    fn counters_live_until_their_bucket_leaves_the_last_window() {
+        for window in [10_000, 10_500, 90_000, 3_600_000] {
+            let geometry = WindowGeometry::new(window);
+            let start = 1_764_000_000_000;
+            for written in [start, start + 7, start + 1_049] {
+                let bucket = geometry.bucket_at(written);
+                let mut last_read = written;
+                while geometry.buckets_covering(last_read + 1).contains(&bucket) {
+                    last_read += 1;
+                }
+                assert!(written + geometry.counter_ttl_ms() > last_read, "window {window}");
+            }
         }
     }
 
@@ -124,7 +175,8 @@ mod tests {
         let mut slots: Vec<usize> = geometry.buckets_covering(now).map(|b| geometry.ring_slot(b)).collect();
         slots.sort();
         slots.dedup();
-        assert_eq!(slots.len(), 30);
+        assert_eq!(slots.len(), 31);
+        assert!(WindowGeometry::new(3_600_000).ring_len() <= MAX_RING);
     }
 
     #[test]

@@ -12,9 +12,10 @@ pub mod shm;
 
 use thiserror::Error;
 
+use crate::core::config::Config;
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
-use crate::core::machine::CircuitState;
+use crate::core::machine::{CircuitState, Phase};
 use crate::core::window::WindowGeometry;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -39,11 +40,41 @@ pub struct OutcomeRecord {
     pub slot_count: usize,
     pub window: WindowGeometry,
     pub now: Millis,
-    /// How long the state of the circuit must be kept from now on.
+    /// How long the state of the circuit must be kept from now on: enough
+    /// for a state in any phase.
     pub state_ttl_ms: Millis,
+    /// How long a closed state must be kept from now on, shorter: a storage
+    /// that reads the phase as it counts may keep a closed circuit only this
+    /// long (never an open or half-open one, which must outlive its end).
+    pub closed_state_ttl_ms: Millis,
     /// Whether runs of failures must be counted (a rule reads them); when
     /// not, a storage may skip that write.
     pub counts_runs: bool,
+}
+
+impl OutcomeRecord {
+    /// The record of `outcome`, which took `duration_ms` when known, under `config`.
+    pub fn new(config: &Config, outcome: Outcome, duration_ms: Option<Millis>, now: Millis) -> Self {
+        let bands = &config.bands;
+        Self {
+            outcome,
+            slot: bands.slot_of(outcome, duration_ms),
+            slot_count: bands.slot_count(),
+            window: config.window,
+            now,
+            state_ttl_ms: config.longest_state_ttl_ms(),
+            closed_state_ttl_ms: config.state_ttl_ms(Phase::Closed),
+            counts_runs: config.counts_runs(),
+        }
+    }
+
+    /// How long a state in `phase` must be kept from now on.
+    pub fn state_ttl_ms_in(&self, phase: Phase) -> Millis {
+        match phase {
+            Phase::Closed => self.closed_state_ttl_ms,
+            Phase::Open | Phase::HalfOpen => self.state_ttl_ms,
+        }
+    }
 }
 
 /// The atomic operations the core composes. Each takes the service name as

@@ -31,3 +31,7 @@ export CB_MEMCACHED=127.0.0.1:${ports[0]} CB_MEMCACHED_PID=${pids[0]}
 export CB_MEMCACHED_PAIR=127.0.0.1:${ports[0]},127.0.0.1:${ports[1]}
 export CB_MEMCACHED_FREE_PORT=$(free_port)
 "$here/../scripts/run-phpt.sh" "$extension" tests/memcached memcached
+
+# The conformance suite (tests/conformance/) over both servers.
+(cd "$here/.." && MEMCACHED_SERVERS=$CB_MEMCACHED_PAIR \
+    nice cargo test --quiet --no-default-features --test conformance_servers)

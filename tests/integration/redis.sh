@@ -77,3 +77,7 @@ export CB_REDIS_CLUSTER=$(printf 'redis://127.0.0.1:%s\n' "${cluster_ports[@]}" 
 export CB_REDIS_FREE_PORT=$(free_port)
 
 "$here/../scripts/run-phpt.sh" "$extension" tests/redis redis
+
+# The conformance suite (tests/conformance/) over the standalone server and the cluster.
+(cd "$here/.." && REDIS_URL=$CB_REDIS_DSN REDIS_CLUSTER_NODES=$CB_REDIS_CLUSTER \
+    nice cargo test --quiet --no-default-features --test conformance_servers)

@@ -180,7 +180,8 @@ impl Storage for RedisStorage {
             .arg(record.window.counter_ttl_ms())
             .arg(record.state_ttl_ms.max(1))
             .arg(record.window.bucket_at(record.now))
-            .arg(record.window.bucket_count());
+            .arg(record.window.ring_len())
+            .arg(record.closed_state_ttl_ms.max(1));
         let answer: Vec<Value> = self.run("record script", |connection| invocation.invoke(connection))?;
         let invalid = || unexpected("the record script");
         let [state, outcomes, runs, window] = answer.as_slice() else {
@@ -215,11 +216,13 @@ impl Storage for RedisStorage {
     }
 
     fn remembered_open_until(&self, service: &[u8]) -> Option<Millis> {
-        open_until::remembered(&self.target_key, [&self.prefix, service].concat())
+        // The state key names the circuit without ambiguity: prefix and
+        // service glued together would confuse "shop" + "api" with "shopa" + "pi".
+        open_until::remembered(&self.target_key, self.keys(service).state())
     }
 
     fn remember_open_until(&self, service: &[u8], until: Option<Millis>) {
-        open_until::remember(&self.target_key, [&self.prefix, service].concat(), until);
+        open_until::remember(&self.target_key, self.keys(service).state(), until);
     }
 }
 

@@ -16,7 +16,9 @@ use redis::Script;
 /// writer finding an older bucket or generation there starts the position
 /// over; the script runs whole, so no reader sees half of it.
 /// KEYS: state, window. ARGV: slot, slot count, failure (1/0), count runs
-/// (1/0), window TTL ms, state TTL ms, current bucket, ring size.
+/// (1/0), window TTL ms, state TTL ms, current bucket, ring size (one more
+/// than the buckets of the window: a count covers them all), TTL ms of a
+/// closed state.
 pub static RECORD: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r#"
@@ -38,7 +40,8 @@ if stored then
     local bucket, stored_generation = parts[1], parts[2]
     if bucket == now_bucket and stored_generation == tonumber(generation) then
         fresh = false
-        for s = 1, slots do
+        -- Breakers with other rules may keep more counters: keep them all.
+        for s = 1, math.max(slots, #parts - 2) do
             counts[s] = parts[s + 2] or 0
         end
     else
@@ -81,8 +84,13 @@ if ARGV[4] == '1' then
         runs = tally('c', function() return 0 end)
     end
 end
--- Keeps a stored state as long as its circuit is used (no-op without one).
-redis.call('PEXPIRE', KEYS[1], ARGV[6])
+-- Keeps a stored state as long as its circuit is used (no-op without one);
+-- a state that is not closed as long as it must outlive its end.
+local state_ttl = ARGV[6]
+if phase == '0' then
+    state_ttl = ARGV[9]
+end
+redis.call('PEXPIRE', KEYS[1], state_ttl)
 return {state, outcomes, runs, redis.call('HGETALL', KEYS[2])}
 "#,
     )

@@ -28,7 +28,7 @@ use super::{OutcomeRecord, Storage, StorageError};
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
-use crate::core::window::MAX_BUCKETS;
+use crate::core::window::MAX_RING;
 
 /// How stale `last_used` may get before a process refreshes it: records are
 /// reused only after far longer, so a fresher stamp buys nothing and would
@@ -134,12 +134,12 @@ struct WindowTags {
     generation: u64,
     now_bucket: i64,
     ring: usize,
-    tags: [CounterTag; MAX_BUCKETS as usize],
+    tags: [CounterTag; MAX_RING],
 }
 
 impl WindowTags {
     fn new(generation: u64, now_bucket: i64, ring: usize, now_slot: usize) -> Self {
-        let mut tags = [CounterTag::new(0, 0); MAX_BUCKETS as usize];
+        let mut tags = [CounterTag::new(0, 0); MAX_RING];
         for (position, tag) in tags[..ring].iter_mut().enumerate() {
             // The age of the bucket at `position`, counted back from the
             // current one and wrapping once.
@@ -381,10 +381,22 @@ impl SharedMemoryStorage {
         }
     }
 
+    /// Sets the time to live of a record, when a transition stores a new
+    /// state (a closed one may be kept less long than an open one).
     fn keep_for(record: &Record, ttl_ms: Millis) {
         let ttl = ttl_ms.max(0) as u64;
         if record.ttl.load(Ordering::Relaxed) != ttl {
             record.ttl.store(ttl, Ordering::Relaxed);
+        }
+    }
+
+    /// Raises the time to live of a record in use, never lowers it: only a
+    /// transition does, so an outcome counted as closed racing the opening
+    /// of the circuit cannot shorten the life of the open state.
+    fn keep_at_least(record: &Record, ttl_ms: Millis) {
+        let ttl = ttl_ms.max(0) as u64;
+        if record.ttl.load(Ordering::Relaxed) < ttl {
+            record.ttl.fetch_max(ttl, Ordering::Relaxed);
         }
     }
 
@@ -433,13 +445,13 @@ impl Storage for SharedMemoryStorage {
             )));
         }
         let circuit = self.record_for(service, true)?.expect("created");
-        Self::keep_for(circuit, record.state_ttl_ms);
         let state = decode_state(circuit.state.load(Ordering::Acquire));
+        Self::keep_at_least(circuit, record.state_ttl_ms_in(state.phase));
         let generation = state.generation;
         let window = record.window;
         let covered = window.buckets_covering(record.now);
         let now_bucket = *covered.end();
-        let ring = window.bucket_count() as usize;
+        let ring = window.ring_len();
         let now_slot = window.ring_slot(now_bucket);
         increment_counter(
             &circuit.counters[record.slot][now_slot],
@@ -487,7 +499,7 @@ impl Storage for SharedMemoryStorage {
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         let record = self.record_for(service, true)?.expect("created");
-        Self::keep_for(record, ttl_ms);
+        Self::keep_at_least(record, ttl_ms);
         // A late caller of an older generation is past its turn.
         Ok(update_tally(&record.admissions, state.generation, |count| count + 1).unwrap_or(u64::MAX))
     }

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use thiserror::Error;
 
-use crate::core::window::MAX_BUCKETS;
+use crate::core::window::MAX_RING;
 
 /// Counters per bucket: two outcomes times up to six duration bands, that is
 /// up to four distinct slow call durations.
@@ -44,7 +44,7 @@ pub struct Record {
     pub admissions: AtomicU64,
     /// Slot-major: the ring of one counter is contiguous, so reading a
     /// window touches only the cache lines of the counters it needs.
-    pub counters: [[AtomicU64; MAX_BUCKETS as usize]; SLOTS],
+    pub counters: [[AtomicU64; MAX_RING]; SLOTS],
 }
 
 #[repr(C, align(64))]

@@ -1,0 +1,627 @@
+//! The semantics every storage must hold, written once: each behaviour is a
+//! function over an [`Env`] (a storage backend and a manual clock), driven
+//! through the one orchestration (`breaker.rs`), as PHP drives it.
+//!
+//! `tests/conformance_local.rs` runs it over the storages of this process (in
+//! memory, shared memory, key-value over a map); `tests/conformance_servers.rs`
+//! over real Redis (standalone and cluster) and Memcached.
+//!
+//! Time is the manual clock, passed to the core as `now`. In-process
+//! storages also expire their entries by it, so a day of silence is a day
+//! for them. Servers expire keys in real time, which the suite cannot move:
+//! there a test never waits for an expiry, and what an expiry would decide
+//! (how long a state is kept) is read from the server instead
+//! ([`Backend::state_ttl_ms`]).
+
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use circuit_breaker::breaker::{Breaker, Event, Permission};
+use circuit_breaker::core::config::{Config, KEEP_DUE_STATE_MS};
+use circuit_breaker::core::counts::Outcome;
+use circuit_breaker::core::duration::Millis;
+use circuit_breaker::core::half_open::{HalfOpenPolicy, PowerCurve};
+use circuit_breaker::core::machine::Phase;
+use circuit_breaker::core::rules::OpeningRule;
+use circuit_breaker::storage::Storage;
+
+/// The time of the test, in ms, shared by the suite and in-process storages.
+pub type Clock = Rc<Cell<Millis>>;
+
+/// A place circuits live, as seen by the suite.
+pub trait Backend {
+    /// A new storage object. Objects with the same prefix share their
+    /// circuits (as two PHP objects, or two workers, on one server do);
+    /// different prefixes are different applications.
+    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage>;
+
+    /// For a server, which expires keys in real time: how long the stored
+    /// state of `service` has left to live, in ms. In-process storages
+    /// expire by the suite's clock, so time travel proves it instead.
+    fn state_ttl_ms(&self, _prefix: &[u8], _service: &[u8]) -> Option<Millis> {
+        None
+    }
+}
+
+/// One behaviour's world: a backend and its clock.
+pub struct Env {
+    pub clock: Clock,
+    backend: Box<dyn Backend>,
+}
+
+impl Env {
+    /// The clock starts at the real time: servers see plausible instants.
+    pub fn new(make: impl FnOnce(&Clock) -> Box<dyn Backend>) -> Self {
+        let now = SystemTime::now().duration_since(UNIX_EPOCH).unwrap().as_millis() as Millis;
+        let clock = Rc::new(Cell::new(now));
+        let backend = make(&clock);
+        Self { clock, backend }
+    }
+
+    fn sleep(&self, ms: Millis) {
+        self.clock.set(self.clock.get() + ms);
+    }
+
+    /// Moves the clock to `offset` ms into the next bucket of `bucket_ms`.
+    fn align(&self, bucket_ms: Millis, offset: Millis) {
+        let now = self.clock.get();
+        self.clock.set(now - now.rem_euclid(bucket_ms) + bucket_ms + offset);
+    }
+
+    fn circuit<'a>(&'a self, prefix: &[u8], service: &[u8], config: &'a Config) -> Circuit<'a> {
+        self.circuit_on(self.backend.storage(prefix), service, config)
+    }
+
+    fn circuit_on<'a>(&'a self, storage: Rc<dyn Storage>, service: &[u8], config: &'a Config) -> Circuit<'a> {
+        Circuit {
+            env: self,
+            storage,
+            service: service.to_vec(),
+            config,
+            events: RefCell::default(),
+        }
+    }
+}
+
+/// One breaker: a service on a storage object, with the events it emitted.
+struct Circuit<'a> {
+    env: &'a Env,
+    storage: Rc<dyn Storage>,
+    service: Vec<u8>,
+    config: &'a Config,
+    events: RefCell<Vec<Event>>,
+}
+
+impl Circuit<'_> {
+    fn breaker(&self) -> Breaker<'_, dyn Storage> {
+        Breaker {
+            service: &self.service,
+            config: self.config,
+            storage: self.storage.as_ref(),
+        }
+    }
+
+    fn acquire(&self) -> Permission {
+        let mut events = Vec::new();
+        let permission = self
+            .breaker()
+            .acquire(self.env.clock.get(), &mut |event| events.push(event));
+        self.events.borrow_mut().extend(events);
+        permission
+    }
+
+    fn register(&self, outcome: Outcome, duration_ms: Option<Millis>) {
+        let mut events = Vec::new();
+        self.breaker()
+            .register(outcome, duration_ms, self.env.clock.get(), &mut |event| {
+                events.push(event)
+            });
+        self.events.borrow_mut().extend(events);
+    }
+
+    fn fail(&self, times: usize) {
+        (0..times).for_each(|_| self.register(Outcome::Failure, None));
+    }
+
+    fn succeed(&self, times: usize) {
+        (0..times).for_each(|_| self.register(Outcome::Success, None));
+    }
+
+    fn state(&self) -> Phase {
+        self.breaker().state(self.env.clock.get()).expect("the state reads")
+    }
+
+    /// The transitions this breaker emitted, in order. Any storage failure
+    /// fails the test: the suite runs on healthy storages.
+    fn transitions(&self) -> Vec<&'static str> {
+        self.events
+            .borrow()
+            .iter()
+            .filter_map(|event| match event {
+                Event::Opened { .. } => Some("opened"),
+                Event::HalfOpened => Some("half_opened"),
+                Event::Closed => Some("closed"),
+                Event::Rejected { .. } => None,
+                Event::StorageFailed(error) => panic!("storage failed: {error}"),
+            })
+            .collect()
+    }
+
+    fn rejections(&self) -> usize {
+        let events = self.events.borrow();
+        events
+            .iter()
+            .filter(|event| matches!(event, Event::Rejected { .. }))
+            .count()
+    }
+}
+
+const OPEN_MS: Millis = 10_000;
+const HALF_OPEN_MS: Millis = 30_000;
+
+/// Window `window` s, opens at 50% failures with at least 4 outcomes,
+/// open 10 s, then `permitted` trial calls within 30 s.
+fn failure_rate(window: f64, permitted: i64) -> Config {
+    Config::new(
+        window,
+        vec![OpeningRule::failure_rate(50.0, 4).unwrap()],
+        OPEN_MS as f64 / 1_000.0,
+        HalfOpenPolicy::permitted_calls(HALF_OPEN_MS as f64 / 1_000.0, permitted).unwrap(),
+    )
+    .unwrap()
+}
+
+fn rejected_open(retry_after_ms: Millis) -> Permission {
+    Permission::Rejected {
+        phase: Phase::Open,
+        retry_after_ms: Some(retry_after_ms),
+    }
+}
+
+const REJECTED_HALF_OPEN: Permission = Permission::Rejected {
+    phase: Phase::HalfOpen,
+    retry_after_ms: None,
+};
+
+/// Closed opens when a rule reaches its threshold with at least its
+/// minimum of outcomes, and names the cause.
+pub fn opens_at_threshold_with_minimum(env: &Env) {
+    let config = failure_rate(10.0, 1);
+    let circuit = env.circuit(b"", b"payments", &config);
+    circuit.succeed(2);
+    circuit.fail(1);
+    assert_eq!(circuit.state(), Phase::Closed, "3 outcomes: below the minimum of 4");
+    circuit.fail(1);
+    assert_eq!(circuit.state(), Phase::Open, "2 failures of 4 reach 50%");
+    assert_eq!(circuit.transitions(), ["opened"]);
+    match &circuit.events.borrow()[0] {
+        Event::Opened { previous, cause } => {
+            assert_eq!(*previous, Phase::Closed);
+            assert_eq!((cause.rule_index, cause.matching, cause.evaluated), (0, 2, 4));
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+/// An open circuit rejects every call with the time left, then tests the
+/// service at `openedAt + openDuration`.
+pub fn rejects_with_retry_after(env: &Env) {
+    let config = failure_rate(10.0, 1);
+    let circuit = env.circuit(b"", b"payments", &config);
+    circuit.fail(4);
+    assert_eq!(circuit.acquire(), rejected_open(OPEN_MS));
+    env.sleep(OPEN_MS - 1);
+    assert_eq!(circuit.acquire(), rejected_open(1));
+    assert_eq!(circuit.rejections(), 2);
+    env.sleep(1);
+    assert_eq!(circuit.state(), Phase::HalfOpen);
+    assert_eq!(circuit.acquire(), Permission::Permitted);
+    assert_eq!(circuit.transitions(), ["opened", "half_opened"]);
+}
+
+/// Half-open admits its permitted calls and rejects the others; it closes
+/// once they all succeeded, and reopens at the first failure.
+pub fn half_open_admits_then_closes_or_reopens(env: &Env) {
+    let config = failure_rate(10.0, 2);
+    let circuit = env.circuit(b"", b"payments", &config);
+    circuit.fail(4);
+    env.sleep(OPEN_MS);
+    assert_eq!(circuit.acquire(), Permission::Permitted);
+    assert_eq!(circuit.acquire(), Permission::Permitted);
+    assert_eq!(circuit.acquire(), REJECTED_HALF_OPEN);
+    circuit.succeed(1);
+    assert_eq!(circuit.state(), Phase::HalfOpen, "1 of 2 trial calls reported");
+    circuit.succeed(1);
+    assert_eq!(circuit.state(), Phase::Closed);
+    assert_eq!(circuit.transitions(), ["opened", "half_opened", "closed"]);
+
+    circuit.fail(4);
+    env.sleep(OPEN_MS);
+    assert_eq!(circuit.acquire(), Permission::Permitted);
+    circuit.fail(1);
+    assert_eq!(circuit.state(), Phase::Open);
+    let events = circuit.events.borrow();
+    let Some(Event::Opened { previous, .. }) = events.iter().rev().find(|event| matches!(event, Event::Opened { .. }))
+    else {
+        panic!("reopened");
+    };
+    assert_eq!(*previous, Phase::HalfOpen);
+    drop(events);
+    assert_eq!(
+        circuit.transitions(),
+        ["opened", "half_opened", "closed", "opened", "half_opened", "opened"]
+    );
+}
+
+/// Each state counts only its own outcomes: late outcomes while open
+/// change nothing, a late failure counts for the half-open state, which
+/// never sees the failures that opened the circuit, and closed starts afresh.
+pub fn generations_count_late_outcomes_for_the_current_state(env: &Env) {
+    let config = failure_rate(10.0, 2);
+    let circuit = env.circuit(b"", b"payments", &config);
+    circuit.fail(4);
+    circuit.succeed(3);
+    circuit.fail(3);
+    assert_eq!(circuit.transitions(), ["opened"], "late outcomes while open");
+    env.sleep(OPEN_MS);
+    // A call started before the circuit opened fails only now.
+    circuit.fail(1);
+    assert_eq!(circuit.state(), Phase::Open);
+    assert_eq!(circuit.transitions(), ["opened", "half_opened", "opened"]);
+    env.sleep(OPEN_MS);
+    assert_eq!(circuit.acquire(), Permission::Permitted);
+    circuit.succeed(1);
+    assert_eq!(
+        circuit.state(),
+        Phase::HalfOpen,
+        "the failures that opened are not seen"
+    );
+    assert_eq!(circuit.acquire(), Permission::Permitted);
+    circuit.succeed(1);
+    assert_eq!(circuit.state(), Phase::Closed);
+    circuit.fail(3);
+    assert_eq!(
+        circuit.state(),
+        Phase::Closed,
+        "closed starts afresh: 3 below the minimum"
+    );
+    circuit.fail(1);
+    assert_eq!(circuit.state(), Phase::Open);
+}
+
+/// Durations fall in bands: slow calls open a slow-call rule, outcomes
+/// without a duration do not dilute it, and failure-or-slow counts both.
+pub fn slow_calls_fall_in_their_bands(env: &Env) {
+    let config = Config::new(
+        30.0,
+        vec![
+            OpeningRule::failure_rate(50.0, 10).unwrap(),
+            OpeningRule::slow_call_rate(2.0, 80.0, 5).unwrap(),
+        ],
+        10.0,
+        HalfOpenPolicy::permitted_calls(30.0, 1).unwrap(),
+    )
+    .unwrap();
+    let circuit = env.circuit(b"", b"slow", &config);
+    for _ in 0..4 {
+        circuit.register(Outcome::Success, Some(2_000));
+    }
+    circuit.succeed(30);
+    assert_eq!(circuit.state(), Phase::Closed);
+    circuit.register(Outcome::Success, Some(1_999));
+    assert_eq!(circuit.state(), Phase::Open);
+    match &circuit.events.borrow()[0] {
+        Event::Opened { cause, .. } => assert_eq!((cause.rule_index, cause.matching, cause.evaluated), (1, 4, 5)),
+        other => panic!("unexpected {other:?}"),
+    }
+
+    let config = Config::new(
+        30.0,
+        vec![OpeningRule::failure_or_slow_call_rate(1.0, 50.0, 4).unwrap()],
+        10.0,
+        HalfOpenPolicy::permitted_calls(30.0, 1).unwrap(),
+    )
+    .unwrap();
+    let circuit = env.circuit(b"", b"failure-or-slow", &config);
+    circuit.register(Outcome::Success, Some(1_000));
+    circuit.register(Outcome::Success, Some(999));
+    circuit.register(Outcome::Success, None);
+    assert_eq!(circuit.state(), Phase::Closed);
+    circuit.register(Outcome::Failure, Some(10));
+    assert_eq!(circuit.state(), Phase::Open, "1 slow success and 1 failure of 4");
+}
+
+/// A run of failures opens whatever the window holds; a success ends it.
+pub fn consecutive_failures_open_whatever_the_window_holds(env: &Env) {
+    let config = Config::new(
+        60.0,
+        vec![
+            OpeningRule::failure_rate(50.0, 10).unwrap(),
+            OpeningRule::consecutive_failures(3).unwrap(),
+        ],
+        10.0,
+        HalfOpenPolicy::permitted_calls(30.0, 1).unwrap(),
+    )
+    .unwrap();
+    let circuit = env.circuit(b"", b"payments", &config);
+    circuit.succeed(200);
+    circuit.fail(2);
+    circuit.succeed(1);
+    circuit.fail(2);
+    assert_eq!(circuit.state(), Phase::Closed);
+    circuit.fail(1);
+    assert_eq!(circuit.state(), Phase::Open);
+    match &circuit.events.borrow()[0] {
+        Event::Opened { cause, .. } => assert_eq!(cause.rule_index, 1),
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+/// A count covers every bucket spanning the last `timeWindow` seconds:
+/// an outcome 9.9 s old counts in a 10 s window, one a window and a bucket
+/// old does not.
+pub fn the_window_covers_the_last_time_window_seconds(env: &Env) {
+    let config = failure_rate(10.0, 1);
+    let cases: [(&[u8], Millis, Phase); 4] = [
+        (b"9.9 s", 9_900, Phase::Open),
+        (b"10 s", 10_000, Phase::Open),
+        (b"10.4 s", 10_400, Phase::Open),
+        (b"11 s", 11_000, Phase::Closed),
+    ];
+    for (service, age, expected) in cases {
+        // Half way into a one-second bucket.
+        env.align(1_000, 500);
+        let circuit = env.circuit(b"", service, &config);
+        circuit.fail(3);
+        env.sleep(age);
+        circuit.fail(1);
+        assert_eq!(circuit.state(), expected, "3 failures {age} ms old in a 10 s window");
+    }
+    let config = failure_rate(600.0, 1);
+    env.align(10_000, 5_000);
+    let circuit = env.circuit(b"", b"600 s", &config);
+    circuit.fail(3);
+    env.sleep(595_000);
+    circuit.fail(1);
+    assert_eq!(circuit.state(), Phase::Open, "595 s old in a 600 s window");
+}
+
+/// After a long silence, the first call finds the circuit closed and emits
+/// `CircuitClosed`, once: a state that is not closed is kept a day past the
+/// moment time ends it.
+pub fn a_long_silence_closes_with_one_event(env: &Env) {
+    let config = failure_rate(10.0, 1);
+    let open = env.circuit(b"", b"open", &config);
+    open.fail(4);
+    let half_open = env.circuit(b"", b"half-open", &config);
+    half_open.fail(4);
+    env.sleep(OPEN_MS);
+    assert_eq!(half_open.state(), Phase::HalfOpen);
+    assert_eq!(half_open.acquire(), Permission::Permitted);
+    for (circuit, due_in) in [(&open, HALF_OPEN_MS), (&half_open, HALF_OPEN_MS)] {
+        if let Some(ttl) = env.backend.state_ttl_ms(b"", &circuit.service) {
+            // Real time passed since the state was stored: a minute of slack.
+            assert!(
+                ttl >= due_in + KEEP_DUE_STATE_MS - 60_000,
+                "the state is kept {ttl} ms, due in {due_in} ms"
+            );
+        }
+    }
+    env.sleep(HALF_OPEN_MS + KEEP_DUE_STATE_MS - 60_000);
+    for circuit in [&open, &half_open] {
+        let before = circuit.transitions();
+        assert_eq!(circuit.state(), Phase::Closed);
+        assert_eq!(circuit.transitions(), before, "getState() changes nothing");
+        assert_eq!(circuit.acquire(), Permission::Permitted);
+        let after = [before.clone(), vec!["closed"]].concat();
+        assert_eq!(circuit.transitions(), after);
+        let other = env.circuit(b"", &circuit.service, &config);
+        assert_eq!(other.acquire(), Permission::Permitted);
+        assert_eq!(circuit.acquire(), Permission::Permitted);
+        assert_eq!(other.transitions(), Vec::<&str>::new(), "emitted once");
+        assert_eq!(circuit.transitions(), after);
+    }
+}
+
+/// Any bytes are a service name, and names that an encoding could confuse
+/// stay apart.
+pub fn odd_names_are_circuits_of_their_own(env: &Env) {
+    let config = failure_rate(10.0, 1);
+    let names: Vec<Vec<u8>> = vec![
+        b"".to_vec(),
+        b"\0\xff\n \t:".to_vec(),
+        b"{braces}".to_vec(),
+        b"%7Bbraces%7D".to_vec(),
+        b"a}b{c".to_vec(),
+        "café".as_bytes().to_vec(),
+        vec![b'x'; 1_000],
+        [vec![b'x'; 999], b"y".to_vec()].concat(),
+    ];
+    let storage = env.backend.storage(b"");
+    for (index, name) in names.iter().enumerate() {
+        env.circuit_on(storage.clone(), name, &config).fail(4);
+        for (other, other_name) in names.iter().enumerate() {
+            let expected = if other <= index { Phase::Open } else { Phase::Closed };
+            assert_eq!(
+                env.circuit_on(storage.clone(), other_name, &config).state(),
+                expected,
+                "{:?} after opening {:?}",
+                String::from_utf8_lossy(&other_name[..other_name.len().min(20)]),
+                String::from_utf8_lossy(&name[..name.len().min(20)]),
+            );
+        }
+    }
+}
+
+/// Prefixes separate applications, even when prefix and service glued
+/// together read the same.
+pub fn prefixes_isolate_applications(env: &Env) {
+    let config = failure_rate(10.0, 1);
+    let shop = env.circuit(b"shop", b"api", &config);
+    let shopa = env.circuit(b"shopa", b"pi", &config);
+    let bare = env.circuit(b"", b"shopapi", &config);
+    let same_service = env.circuit(b"blog", b"api", &config);
+    shop.fail(4);
+    assert_eq!(shop.acquire(), rejected_open(OPEN_MS));
+    for other in [&shopa, &bare, &same_service] {
+        assert_eq!(other.acquire(), Permission::Permitted);
+        assert_eq!(other.state(), Phase::Closed);
+        other.succeed(1);
+        assert_eq!(other.transitions(), Vec::<&str>::new());
+    }
+}
+
+/// Each transition is emitted once, by the breaker that stored it, however
+/// many storage objects (workers) share the circuit.
+pub fn transitions_are_emitted_once_across_storage_objects(env: &Env) {
+    let config = failure_rate(10.0, 2);
+    let first = env.circuit(b"", b"payments", &config);
+    let second = env.circuit(b"", b"payments", &config);
+    assert_eq!(first.acquire(), Permission::Permitted);
+    assert_eq!(second.acquire(), Permission::Permitted);
+    first.fail(2);
+    second.fail(2);
+    assert_eq!(first.state(), Phase::Open);
+    assert!(matches!(first.acquire(), Permission::Rejected { .. }));
+    assert!(matches!(second.acquire(), Permission::Rejected { .. }));
+    env.sleep(OPEN_MS);
+    assert_eq!(second.acquire(), Permission::Permitted);
+    assert_eq!(first.acquire(), Permission::Permitted);
+    assert_eq!(first.acquire(), REJECTED_HALF_OPEN, "the two trial calls are taken");
+    first.succeed(1);
+    second.succeed(1);
+    assert_eq!(first.state(), Phase::Closed);
+    let all = [first.transitions(), second.transitions()].concat();
+    let count = |name| all.iter().filter(|&&event| event == name).count();
+    assert_eq!((count("opened"), count("half_opened"), count("closed")), (1, 1, 1));
+}
+
+/// Breakers of one service with different rules (and so a different
+/// number of counters) share its circuit without failing or losing counts.
+pub fn breakers_with_different_rules_share_a_circuit(env: &Env) {
+    let plain = failure_rate(10.0, 1);
+    let slow = Config::new(
+        10.0,
+        vec![
+            OpeningRule::slow_call_rate(1.0, 50.0, 4).unwrap(),
+            OpeningRule::slow_call_rate(2.0, 90.0, 4).unwrap(),
+        ],
+        10.0,
+        HalfOpenPolicy::permitted_calls(30.0, 1).unwrap(),
+    )
+    .unwrap();
+    let storage = env.backend.storage(b"");
+    let slow_breaker = env.circuit_on(storage.clone(), b"mixed", &slow);
+    let plain_breaker = env.circuit_on(storage, b"mixed", &plain);
+    // The breaker with fewer counters first makes the bucket.
+    plain_breaker.succeed(1);
+    slow_breaker.register(Outcome::Success, Some(1_500));
+    plain_breaker.succeed(1);
+    slow_breaker.register(Outcome::Success, Some(1_500));
+    slow_breaker.register(Outcome::Success, Some(100));
+    assert_eq!(
+        slow_breaker.state(),
+        Phase::Closed,
+        "3 timed outcomes: below the minimum"
+    );
+    slow_breaker.register(Outcome::Success, Some(100));
+    assert_eq!(slow_breaker.state(), Phase::Open, "2 slow of 4 timed ones");
+    assert_eq!(slow_breaker.transitions(), ["opened"]);
+    assert_eq!(plain_breaker.transitions(), Vec::<&str>::new());
+}
+
+/// A ramp permits a growing share of calls, evenly spread, and closes
+/// after its duration.
+pub fn a_ramp_permits_a_growing_share_then_closes(env: &Env) {
+    let policy = HalfOpenPolicy::ramp(60.0, Rc::new(PowerCurve::new(0.1, 1.0).unwrap())).unwrap();
+    let config = Config::new(60.0, vec![OpeningRule::failure_rate(50.0, 4).unwrap()], 10.0, policy).unwrap();
+    let circuit = env.circuit(b"", b"ramp", &config);
+    circuit.fail(4);
+    env.sleep(OPEN_MS);
+    let permitted = (0..100).filter(|_| circuit.acquire() == Permission::Permitted).count();
+    assert_eq!(permitted, 10);
+    env.sleep(30_000); // half way: 10% + 90% * 0.5 = 55%
+    let permitted = (0..100).filter(|_| circuit.acquire() == Permission::Permitted).count();
+    assert_eq!(permitted, 55);
+    circuit.succeed(20);
+    assert_eq!(circuit.state(), Phase::HalfOpen);
+    env.sleep(30_000);
+    assert_eq!(circuit.state(), Phase::Closed);
+    assert_eq!(circuit.acquire(), Permission::Permitted);
+    assert_eq!(circuit.transitions(), ["opened", "half_opened", "closed"]);
+}
+
+/// Half-open closes at its maximum duration when some trial calls never
+/// report; `getState()` shows what is due without storing it.
+pub fn half_open_closes_at_its_maximum_duration(env: &Env) {
+    let config = failure_rate(10.0, 3);
+    let circuit = env.circuit(b"", b"payments", &config);
+    circuit.fail(4);
+    env.sleep(OPEN_MS);
+    assert_eq!(circuit.state(), Phase::HalfOpen);
+    assert_eq!(circuit.transitions(), ["opened"], "getState() changes nothing");
+    for _ in 0..3 {
+        assert_eq!(circuit.acquire(), Permission::Permitted);
+    }
+    circuit.succeed(2);
+    env.sleep(HALF_OPEN_MS - 1);
+    assert_eq!(circuit.state(), Phase::HalfOpen);
+    env.sleep(1);
+    assert_eq!(circuit.state(), Phase::Closed);
+    assert_eq!(circuit.transitions(), ["opened", "half_opened"]);
+    assert_eq!(circuit.acquire(), Permission::Permitted);
+    assert_eq!(circuit.transitions(), ["opened", "half_opened", "closed"]);
+}
+
+/// Every window size (10 s to 3600 s, up to 60 buckets) counts an outcome
+/// exactly one window old, and drops it a window and a bucket later.
+pub fn every_window_size_covers_its_span(env: &Env) {
+    for (window, bucket) in [
+        (10.0, 1_000),
+        (30.0, 1_000),
+        (90.0, 1_500),
+        (600.0, 10_000),
+        (3_600.0, 60_000),
+    ] {
+        let config = failure_rate(window, 1);
+        let window_ms = (window * 1_000.0) as Millis;
+        for (later, expected) in [(window_ms, Phase::Open), (window_ms + bucket, Phase::Closed)] {
+            // At the start of a bucket: the first failures are as old as can be.
+            env.align(bucket, 0);
+            let circuit = env.circuit(b"", format!("{window} s, {later} ms").as_bytes(), &config);
+            circuit.fail(3);
+            env.sleep(later);
+            circuit.fail(1);
+            assert_eq!(
+                circuit.state(),
+                expected,
+                "window {window} s, 3 failures {later} ms old"
+            );
+        }
+    }
+}
+
+/// Calls `then!` with the list of every behaviour, so that each runner
+/// (a `#[test]` per behaviour, or one loop) runs them all.
+macro_rules! behaviours {
+    ($then:ident ! { $($arg:tt)* }) => {
+        $then! { $($arg)* [
+            opens_at_threshold_with_minimum,
+            rejects_with_retry_after,
+            half_open_admits_then_closes_or_reopens,
+            generations_count_late_outcomes_for_the_current_state,
+            slow_calls_fall_in_their_bands,
+            consecutive_failures_open_whatever_the_window_holds,
+            the_window_covers_the_last_time_window_seconds,
+            every_window_size_covers_its_span,
+            a_ramp_permits_a_growing_share_then_closes,
+            half_open_closes_at_its_maximum_duration,
+            a_long_silence_closes_with_one_event,
+            odd_names_are_circuits_of_their_own,
+            prefixes_isolate_applications,
+            transitions_are_emitted_once_across_storage_objects,
+            breakers_with_different_rules_share_a_circuit
+        ] }
+    };
+}

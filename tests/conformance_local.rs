@@ -1,0 +1,165 @@
+//! The conformance suite (`conformance/mod.rs`) over the storages of this
+//! process: in memory, shared memory, and the key-value composition over a
+//! map that keeps the primitives' contract (what Memcached and userland
+//! storages provide). Each expires its entries by the suite's clock.
+
+#[macro_use]
+mod conformance;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use circuit_breaker::core::duration::Millis;
+use circuit_breaker::storage::kv::{KeyValue, KvStorage, Values, key_name};
+use circuit_breaker::storage::memory::InMemoryStorage;
+use circuit_breaker::storage::shm::{Segment, SharedMemoryStorage};
+use circuit_breaker::storage::{Storage, StorageError};
+use conformance::{Backend, Clock};
+
+/// One `InMemoryStorage` per prefix: the objects of one application share it.
+struct Memory {
+    clock: Clock,
+    storages: RefCell<HashMap<Vec<u8>, Rc<InMemoryStorage>>>,
+}
+
+impl Backend for Memory {
+    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+        let clock = self.clock.clone();
+        self.storages
+            .borrow_mut()
+            .entry(prefix.to_vec())
+            .or_insert_with(|| Rc::new(InMemoryStorage::new(Box::new(move || clock.get()))))
+            .clone()
+    }
+}
+
+/// A segment of its own for each test, as a PHP-FPM pool has one.
+struct SharedMemory {
+    clock: Clock,
+    segment: &'static Segment,
+}
+
+impl Backend for SharedMemory {
+    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+        let clock = self.clock.clone();
+        Rc::new(SharedMemoryStorage::new(
+            self.segment,
+            prefix.to_vec(),
+            Box::new(move || clock.get()),
+        ))
+    }
+}
+
+/// Keys with their value and the instant they expire.
+type Entries = Rc<RefCell<HashMap<Vec<u8>, (Vec<u8>, Millis)>>>;
+
+/// The three primitives over a map, as their contract says: an increment
+/// creates its key with a time to live and keeps it when the key exists.
+struct MapStore {
+    clock: Clock,
+    entries: Entries,
+}
+
+impl MapStore {
+    fn live(&self, key: &[u8]) -> Option<(Vec<u8>, Millis)> {
+        let entries = self.entries.borrow();
+        entries
+            .get(key)
+            .filter(|(_, expires)| *expires > self.clock.get())
+            .cloned()
+    }
+}
+
+impl KeyValue for MapStore {
+    fn increment(&self, _shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
+        let (next, expires) = match self.live(key) {
+            Some((value, expires)) => (String::from_utf8(value).unwrap().parse::<u64>().unwrap() + 1, expires),
+            None => (1, self.clock.get() + ttl_ms),
+        };
+        self.entries
+            .borrow_mut()
+            .insert(key.to_vec(), (next.to_string().into_bytes(), expires));
+        Ok(next)
+    }
+
+    fn get_multiple(&self, _shard: u64, keys: &[Vec<u8>]) -> Result<Values, StorageError> {
+        Ok(keys.iter().map(|key| self.live(key).map(|(value, _)| value)).collect())
+    }
+
+    fn compare_and_set(
+        &self,
+        _shard: u64,
+        key: &[u8],
+        expected: Option<&[u8]>,
+        value: &[u8],
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        if self.live(key).map(|(value, _)| value).as_deref() != expected {
+            return Ok(false);
+        }
+        self.entries
+            .borrow_mut()
+            .insert(key.to_vec(), (value.to_vec(), self.clock.get() + ttl_ms));
+        Ok(true)
+    }
+}
+
+/// Storage objects over one shared map.
+struct KeyValueMap {
+    clock: Clock,
+    entries: Entries,
+}
+
+impl Backend for KeyValueMap {
+    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+        let store = MapStore {
+            clock: self.clock.clone(),
+            entries: self.entries.clone(),
+        };
+        let prefix = prefix.to_vec();
+        Rc::new(KvStorage::new(
+            store,
+            Box::new(move |service| key_name(&prefix, service)),
+        ))
+    }
+}
+
+/// One `#[test]` per behaviour, over the backend `make` builds.
+macro_rules! tests_over {
+    ($make:expr; [$($behaviour:ident),*]) => {
+        $(
+            #[test]
+            fn $behaviour() {
+                conformance::$behaviour(&conformance::Env::new($make));
+            }
+        )*
+    };
+}
+
+mod memory {
+    use super::*;
+
+    behaviours!(tests_over! {
+        |clock: &Clock| Box::new(Memory { clock: clock.clone(), storages: RefCell::default() }) as Box<dyn Backend>;
+    });
+}
+
+mod shared_memory {
+    use super::*;
+
+    behaviours!(tests_over! {
+        |clock: &Clock| Box::new(SharedMemory {
+            clock: clock.clone(),
+            segment: Box::leak(Box::new(Segment::create(1 << 20).unwrap())),
+        }) as Box<dyn Backend>;
+    });
+}
+
+mod key_value_map {
+    use super::*;
+
+    behaviours!(tests_over! {
+        |clock: &Clock| Box::new(KeyValueMap { clock: clock.clone(), entries: Entries::default() }) as Box<dyn Backend>;
+    });
+}
