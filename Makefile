@@ -31,6 +31,7 @@ test-phpt: build
 # Real servers (php-fpm, redis-server standalone, TLS and cluster, memcached) on free loopback ports.
 test-integration: build
 	tests/integration/fpm-shared-memory.sh $(EXTENSION)
+	tests/integration/fpm-pool-extension.sh $(EXTENSION)
 	tests/integration/redis.sh $(EXTENSION)
 	tests/integration/memcached.sh $(EXTENSION)
 
