@@ -40,6 +40,7 @@ test-phpt: deps build
 # Real servers (php-fpm, redis-server standalone, TLS and cluster, memcached) on free loopback ports.
 test-integration: deps build
 	tests/integration/fpm-shared-memory.sh $(EXTENSION)
+	tests/integration/fpm-pool-extension.sh $(EXTENSION)
 	tests/integration/redis.sh $(EXTENSION)
 	tests/integration/memcached.sh $(EXTENSION)
 

@@ -37,12 +37,12 @@ pub struct CircuitBreaker {
     service: Vec<u8>,
     config: Rc<Config>,
     /// Keeps the configured rule objects alive for `OpeningCause`.
-    configuration: Zval,
-    storage: Zval,
+    pub(super) configuration: Zval,
+    pub(super) storage: Zval,
     /// The composition over a storage written in PHP, when it is one.
-    userland: Option<KvStorage<UserlandKeyValue>>,
-    listener: Option<Zval>,
-    clock: Clock,
+    pub(super) userland: Option<KvStorage<UserlandKeyValue>>,
+    pub(super) listener: Option<Zval>,
+    pub(super) clock: Clock,
 }
 
 fn duration_ms(duration: Option<f64>) -> Result<Option<Millis>, PhpException> {

@@ -190,6 +190,21 @@ impl RampCurve for UserlandCurve {
         // exception goes on to the caller, as any exception of user code.
         ratio.unwrap_or(f64::NAN)
     }
+
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
+}
+
+/// The PHP object of a policy's curve when it is written in PHP.
+pub(super) fn userland_curve_object(policy: &HalfOpenPolicy) -> Option<&Zval> {
+    match policy {
+        HalfOpenPolicy::Ramp { curve, .. } => curve
+            .as_any()?
+            .downcast_ref::<UserlandCurve>()
+            .map(|curve| &curve.object),
+        _ => None,
+    }
 }
 
 fn curve_of(curve: &Zval) -> Rc<dyn RampCurve> {
@@ -287,7 +302,7 @@ pub struct Configuration {
     pub config: Rc<Config>,
     /// The rules as given, for `OpeningCause::$openingRule`.
     pub rules: Vec<Zval>,
-    policy: Zval,
+    pub(super) policy: Zval,
 }
 
 #[php_impl]

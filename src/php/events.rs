@@ -16,7 +16,7 @@ macro_rules! event_class {
         pub struct $rust {
             service: String,
             time: f64,
-            $($field: $ty,)*
+            $(pub(super) $field: $ty,)*
         }
     };
 }
@@ -100,7 +100,7 @@ impl StorageFailed {
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\Opening\\OpeningCause")]
 pub struct OpeningCause {
-    opening_rule: Zval,
+    pub(super) opening_rule: Zval,
     matching_outcomes: i64,
     evaluated_outcomes: i64,
 }

@@ -18,9 +18,20 @@ use crate::core::duration::seconds_to_millis;
 
 /// What a breaker and a classifier do for a call, shared by the executor
 /// and the gate.
-struct Protection {
-    breaker: Zval,
-    classifier: Option<Zval>,
+pub(super) struct Protection {
+    pub(super) breaker: Zval,
+    pub(super) classifier: Option<Zval>,
+}
+
+/// Each attempt holds its own references, so that each object reports to
+/// the cycle collector exactly the references it owns.
+impl Clone for Protection {
+    fn clone(&self) -> Self {
+        Self {
+            breaker: self.breaker.shallow_clone(),
+            classifier: self.classifier.as_ref().map(Zval::shallow_clone),
+        }
+    }
 }
 
 fn thrown(exception: Zval) -> PhpException {
@@ -97,7 +108,7 @@ impl Protection {
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\Execution\\CallExecutor")]
 pub struct CallExecutor {
-    protection: Protection,
+    pub(super) protection: Protection,
 }
 
 #[php_impl]
@@ -131,7 +142,7 @@ impl CallExecutor {
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\Execution\\CallGate")]
 pub struct CallGate {
-    protection: std::rc::Rc<Protection>,
+    pub(super) protection: Protection,
 }
 
 #[php_impl]
@@ -139,7 +150,7 @@ impl CallGate {
     #[php(optional = classifier)]
     pub fn __construct(breaker: BreakerArg<'_>, classifier: Option<ClassifierArg<'_>>) -> Self {
         Self {
-            protection: std::rc::Rc::new(Protection::new(breaker, classifier)),
+            protection: Protection::new(breaker, classifier),
         }
     }
 
@@ -157,7 +168,7 @@ impl CallGate {
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\Execution\\Attempt")]
 pub struct Attempt {
-    protection: std::rc::Rc<Protection>,
+    pub(super) protection: Protection,
     registered: Cell<bool>,
 }
 
@@ -184,8 +195,8 @@ impl Attempt {
 #[php(name = "Zeusi\\CircuitBreaker\\Execution\\CallbackOutcomeClassifier")]
 #[php(implements(ce = outcome_classifier_interface, stub = "\\Zeusi\\CircuitBreaker\\Execution\\OutcomeClassifierInterface"))]
 pub struct CallbackOutcomeClassifier {
-    on_exception: Zval,
-    on_result: Option<Zval>,
+    pub(super) on_exception: Zval,
+    pub(super) on_result: Option<Zval>,
 }
 
 fn outcome_from(callback: &Zval, argument: &Zval) -> Result<Option<Outcome>, PhpException> {

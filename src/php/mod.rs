@@ -8,6 +8,8 @@ mod configuration;
 mod enums;
 mod events;
 mod execution;
+mod gc;
+mod late_load;
 mod memcached;
 mod redis;
 mod shared_memory;
@@ -24,6 +26,7 @@ use ext_php_rs::zend::ModuleEntry;
 /// implement our interfaces, which must exist first.
 fn startup(_ty: i32, module_number: i32) -> i32 {
     shared_memory::startup(module_number);
+    gc::install_handlers();
     match classes::register_interfaces().and_then(|()| classes::register_exceptions()) {
         Ok(()) => 0,
         Err(_) => 1,
@@ -32,6 +35,12 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
 
 extern "C" fn shutdown(_ty: i32, _module_number: i32) -> i32 {
     shared_memory::shutdown();
+    late_load::shutdown();
+    0
+}
+
+extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
+    late_load::request_startup();
     0
 }
 
@@ -60,6 +69,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
     module
         .info_function(info)
         .shutdown_function(shutdown)
+        .request_startup_function(request_startup)
         .enumeration::<enums::State>()
         .enumeration::<enums::Outcome>()
         .class::<configuration::FailureRateRule>()

@@ -1,5 +1,7 @@
 //! The storage classes PHP code constructs.
 
+use std::rc::Rc;
+
 use super::args::ClockArg;
 use ext_php_rs::prelude::*;
 
@@ -12,6 +14,8 @@ use crate::storage::memory::InMemoryStorage as MemoryStorage;
 #[php(implements(ce = storage_interface, stub = "\\Zeusi\\CircuitBreaker\\Storage\\StorageInterface"))]
 pub struct InMemoryStorage {
     pub storage: MemoryStorage,
+    /// Also held by the storage's expiry clock; reported to the collector once.
+    pub(super) clock: Rc<Clock>,
 }
 
 #[php_impl]
@@ -19,9 +23,11 @@ impl InMemoryStorage {
     /// `$clock` expires idle circuits; pass the breaker's clock in tests.
     #[php(optional = clock)]
     pub fn __construct(clock: Option<ClockArg<'_>>) -> Self {
-        let clock = Clock::from_arg(clock.map(|clock| clock.0));
+        let clock = Rc::new(Clock::from_arg(clock.map(|clock| clock.0)));
+        let expiry_clock = Rc::clone(&clock);
         Self {
-            storage: MemoryStorage::new(Box::new(move || clock.now_ms())),
+            storage: MemoryStorage::new(Box::new(move || expiry_clock.now_ms())),
+            clock,
         }
     }
 }

@@ -35,7 +35,7 @@ pub fn missing_primitives(object: &Zval) -> Vec<&'static str> {
 }
 
 pub struct UserlandKeyValue {
-    object: Zval,
+    pub(super) object: Zval,
 }
 
 fn seconds(ttl_ms: Millis) -> i64 {

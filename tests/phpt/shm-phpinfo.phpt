@@ -1,5 +1,5 @@
 --TEST--
-phpinfo() shows the shared memory segment: size, circuits in use, capacity, reuses and failures to allocate
+phpinfo() shows the shared memory segment: size, circuits in use, capacity, reuses, failures to allocate and the share of a prefix
 --INI--
 circuit_breaker.shm_size=1M
 --FILE--
@@ -23,7 +23,9 @@ circuit_breaker support => enabled
 version => %s
 shared memory size => 1048576 bytes
 circuits in use => 1
-circuit capacity => 176
+circuit capacity => 175
 idle circuits reused => 0
 failures to allocate => 0
+circuits per prefix at most => %d (circuit_breaker.shm_max_share = 0.5)
+claims refused by the share => 0
 1M
