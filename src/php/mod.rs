@@ -2,6 +2,7 @@
 
 mod args;
 mod breaker;
+mod callback;
 mod classes;
 mod clock;
 mod configuration;
@@ -10,6 +11,7 @@ mod events;
 mod execution;
 mod memcached;
 mod redis;
+mod reentry;
 mod shared_memory;
 mod storage;
 mod typed;
@@ -23,6 +25,7 @@ use ext_php_rs::zend::ModuleEntry;
 /// Runs in MINIT before the classes of the macros are registered: those
 /// implement our interfaces, which must exist first.
 fn startup(_ty: i32, module_number: i32) -> i32 {
+    callback::install_panic_hook();
     shared_memory::startup(module_number);
     match classes::register_interfaces().and_then(|()| classes::register_exceptions()) {
         Ok(()) => 0,
