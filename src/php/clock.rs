@@ -6,6 +6,7 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 
 use super::callback::{call_function, call_method, finish, overrides};
 use super::classes::{clock_interface, invalid_configuration};
+use super::configuration::shown_float;
 use super::reentry::refuse_reconstruction;
 use super::typed::DateTime;
 use crate::core::duration::{Millis, format_float};
@@ -99,7 +100,7 @@ impl MockClock {
         if !(0.0..=latest).contains(&seconds) {
             return Err(invalid_configuration(ConfigError::new(
                 "seconds",
-                format!("{} (the clock is at {})", format_float(seconds), format_float(now)),
+                format!("{} (the clock is at {})", shown_float(seconds), format_float(now)),
                 concat!(
                     "a number of seconds, at least 0, that keeps the clock at a time ",
                     mock_range_text!()

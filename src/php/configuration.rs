@@ -358,13 +358,23 @@ impl Configuration {
     }
 }
 
+/// A float as an error message shows it: huge values in exponent form,
+/// not their hundreds of digits.
+pub fn shown_float(value: f64) -> String {
+    if value.is_finite() && value.abs() >= 1e15 {
+        format!("{value:e}")
+    } else {
+        format_float(value)
+    }
+}
+
 /// A value as an error message shows it.
 pub fn describe(value: &Zval) -> String {
     if let Some(object) = value.object() {
         return object.get_class_name().unwrap_or_else(|_| "object".into());
     }
     if let Some(double) = value.double() {
-        return format_float(double);
+        return shown_float(double);
     }
     if let Some(long) = value.long() {
         return long.to_string();
