@@ -4,7 +4,7 @@
 PHP        ?= php
 EXTENSION  := $(CURDIR)/build/circuit_breaker.so
 
-.PHONY: deps build lint test test-core test-phpt test-integration demo demo-cli bench install clean
+.PHONY: deps build lint test test-core test-phpt test-integration valgrind demo demo-cli bench install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -31,10 +31,16 @@ test-phpt: build
 # Real servers (php-fpm, redis-server standalone, TLS and cluster, memcached) on free loopback ports.
 test-integration: build
 	tests/integration/fpm-shared-memory.sh $(EXTENSION)
+	tests/integration/fpm-exit.sh $(EXTENSION)
 	tests/integration/redis.sh $(EXTENSION)
 	tests/integration/memcached.sh $(EXTENSION)
 
 test: lint test-core test-phpt test-integration
+
+# The phpt suite under valgrind: fails on any invalid read or write. Slow
+# (several minutes), so not part of `make test`.
+valgrind: build
+	scripts/valgrind-phpt.sh $(EXTENSION)
 
 # The main job: PHP-FPM workers calling a failing upstream, with and without
 # the breaker; writes build/demo/demo.svg.
