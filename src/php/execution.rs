@@ -206,7 +206,9 @@ impl CallExecutor {
                 Err(thrown(exception))
             }
             Err(CallError::Ending(_) | CallError::Pending) => Ok(Zval::new()),
-            Err(error @ CallError::NotCallable(_)) => Err(PhpException::from_message(format!("The call {error}"))),
+            Err(error @ CallError::NotCallable(_)) => Err(PhpException::from_message(format!(
+                "CallExecutor::execute(): the callable {error}"
+            ))),
         }
     }
 }
