@@ -19,6 +19,7 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ZendObjectHandlers;
 
 use super::breaker::CircuitBreaker;
+use super::execution::ProtectingBreaker;
 use super::clock::Clock;
 use super::configuration::{Configuration, RampPolicy};
 use super::events::{CircuitOpened, OpeningCause, StorageFailed};
@@ -209,7 +210,9 @@ impl HoldsPhpValues for Attempt {
 
 impl super::execution::Protection {
     fn report(&self, buffer: &mut GcBuffer) {
-        buffer.add(&self.breaker);
+        match &self.breaker {
+            ProtectingBreaker::Native(breaker) | ProtectingBreaker::Userland(breaker) => buffer.add(breaker),
+        }
         buffer.add_all(&self.classifier);
     }
 }

@@ -2,6 +2,7 @@
 
 mod args;
 mod breaker;
+mod callback;
 mod classes;
 mod clock;
 mod configuration;
@@ -12,6 +13,7 @@ mod gc;
 mod late_load;
 mod memcached;
 mod redis;
+mod reentry;
 mod shared_memory;
 mod storage;
 mod typed;
@@ -25,6 +27,7 @@ use ext_php_rs::zend::ModuleEntry;
 /// Runs in MINIT before the classes of the macros are registered: those
 /// implement our interfaces, which must exist first.
 fn startup(_ty: i32, module_number: i32) -> i32 {
+    callback::install_panic_hook();
     shared_memory::startup(module_number);
     gc::install_handlers();
     match classes::register_interfaces().and_then(|()| classes::register_exceptions()) {
