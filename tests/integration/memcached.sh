@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Two real memcached servers on free loopback ports for tests/memcached/:
-# one serves most tests, both show that a service stays on one server.
+# one serves most tests, both show that a service stays on one server; and
+# a proxy in front of the first that delays every reply by 45 ms (a slow
+# server, for the tests that bound the time of a call).
 set -euo pipefail
 extension=${1:?usage: memcached.sh PATH/TO/circuit_breaker.so}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,7 +29,17 @@ for _ in 1 2; do
     done
 done
 
+slow_port=$(free_port)
+php "$here/memcached/delay-proxy.php" "$slow_port" "127.0.0.1:${ports[0]}" 45 &
+pids+=($!)
+for attempt in $(seq 100); do
+    php -r "exit(@stream_socket_client('tcp://127.0.0.1:$slow_port') ? 0 : 1);" && break
+    [ "$attempt" -lt 100 ] || { echo "the delaying proxy on port $slow_port did not start"; exit 1; }
+    sleep 0.05
+done
+
 export CB_MEMCACHED=127.0.0.1:${ports[0]} CB_MEMCACHED_PID=${pids[0]}
+export CB_MEMCACHED_SLOW=127.0.0.1:$slow_port CB_MEMCACHED_DELAY_MS=45
 export CB_MEMCACHED_PAIR=127.0.0.1:${ports[0]},127.0.0.1:${ports[1]}
 export CB_MEMCACHED_FREE_PORT=$(free_port)
 "$here/../scripts/run-phpt.sh" "$extension" tests/memcached memcached

@@ -215,11 +215,11 @@ impl Storage for RedisStorage {
     }
 
     fn remembered_open_until(&self, service: &[u8]) -> Option<Millis> {
-        open_until::remembered(&self.target_key, [&self.prefix, service].concat())
+        open_until::remembered(&self.target_key, &self.prefix, service)
     }
 
     fn remember_open_until(&self, service: &[u8], until: Option<Millis>) {
-        open_until::remember(&self.target_key, [&self.prefix, service].concat(), until);
+        open_until::remember(&self.target_key, &self.prefix, service, until);
     }
 }
 
