@@ -107,6 +107,9 @@ impl MemcachedKeyValue {
                 wait.as_millis()
             )),
             Failure::Server(error) if error.is_timeout() => StorageError::Timeout(server.timeout.as_millis() as u64),
+            Failure::Server(ProtocolError::Refused { command, answer }) => {
+                StorageError::Unavailable(format!("memcached at {} refused {command}: {answer}", server.address))
+            }
             Failure::Server(error) => {
                 StorageError::Unavailable(format!("memcached at {} failed: {error}", server.address))
             }
