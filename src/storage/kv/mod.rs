@@ -446,3 +446,38 @@ impl<K: KeyValue> Storage for KvStorage<K> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod stored_text_tests {
+    use super::*;
+
+    #[test]
+    fn states_beyond_what_this_storage_writes_are_garbage() {
+        assert_eq!(
+            decode_state(b"1:9007199254740992:-9007199254740992"),
+            Some(CircuitState {
+                phase: Phase::Open,
+                generation: MAX_STATE_NUMBER,
+                since: -(MAX_STATE_NUMBER as Millis),
+            })
+        );
+        assert_eq!(decode_state(b"1:9007199254740993:0"), None);
+        assert_eq!(decode_state(b"1:18446744073709551615:0"), None);
+        assert_eq!(decode_state(b"2:7:9223372036854775807"), None);
+        assert_eq!(decode_state(b"3:1:0"), None);
+    }
+
+    #[test]
+    fn garbage_is_shown_escaped_and_cut() {
+        assert_eq!(shown(b"\x00a\r\n\"b\""), "\\x00a\\r\\n\\\"b\\\"");
+        let long = shown(&[b'x'; 1_000]);
+        assert!(long.starts_with(&"x".repeat(64)));
+        assert!(long.ends_with("... (1000 bytes)"));
+    }
+
+    #[test]
+    fn a_replacing_generation_is_above_those_transitions_reach() {
+        let generation = fresh_generation();
+        assert!(generation > 1_700_000_000_000 && generation <= MAX_STATE_NUMBER);
+    }
+}
