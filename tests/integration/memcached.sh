@@ -33,7 +33,7 @@ for options in "-m 64" "-m 64" "-m 2 -I 512k -M"; do
 done
 
 slow_port=$(free_port)
-php "$here/memcached/delay-proxy.php" "$slow_port" "127.0.0.1:${ports[0]}" 45 &
+php "$here/integration/delay-proxy.php" "$slow_port" "127.0.0.1:${ports[0]}" 45 &
 pids+=($!)
 for attempt in $(seq 100); do
     php -r "exit(@stream_socket_client('tcp://127.0.0.1:$slow_port') ? 0 : 1);" && break
