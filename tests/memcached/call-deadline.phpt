@@ -58,7 +58,7 @@ function measure(string $name, callable $call): void
     // A call that failed without waiting (backing off) would prove nothing.
     $reached = in_array($how, ['completed', 'failed open: timed out'], true);
     printf(
-        "%-40s %s, %s (%s, %.1f ms = %.2fx the timeout)\n",
+        "%-45s %s, %s (%s, %.1f ms = %.2fx the timeout)\n",
         $name,
         $reached ? 'reached the slow server' : 'did not reach the slow server',
         $ms < 2 * TIMEOUT_MS ? 'within 2x' : 'OVER 2x',
