@@ -13,7 +13,7 @@ $address = memcached_env('CB_MEMCACHED');
 wait_for_a_fresh_minute();
 $run = getmypid();
 $prefix = "poison$run";
-$storage = new MemcachedStorage($address, $prefix);
+$storage = new MemcachedStorage($address, $prefix, timeout: 1.0);
 $listeners = $breakers = [];
 foreach (['victim-state', 'victim-counters', 'healthy-1', 'healthy-2', 'healthy-3', 'healthy-4'] as $service) {
     $listeners[$service] = new RecordingListener();

@@ -15,7 +15,7 @@ $run = getmypid();
 $prefix = "hostile$run";
 $stateKey = "{$prefix}cb:api:s";
 $listener = new RecordingListener();
-$breaker = new CircuitBreaker('api', configuration(minimum: 4, timeWindow: 3600), new MemcachedStorage($address, $prefix), $listener);
+$breaker = new CircuitBreaker('api', configuration(minimum: 4, timeWindow: 3600), new MemcachedStorage($address, $prefix, timeout: 1.0), $listener);
 
 memcached_overwrite($address, $stateKey, "\x00garbage \r\nwith controls");
 [, $ttl] = memcached_item($address, $stateKey);

@@ -11,13 +11,13 @@ use Zeusi\CircuitBreaker\Storage\MemcachedStorage;
 $address = memcached_env('CB_MEMCACHED');
 [$first, $second] = explode(',', memcached_env('CB_MEMCACHED_PAIR'));
 $run = getmypid();
-$opened = new CircuitBreaker('api', configuration(openDuration: 60), new MemcachedStorage($address, prefix: "shop$run"));
+$opened = new CircuitBreaker('api', configuration(openDuration: 60), new MemcachedStorage($address, prefix: "shop$run", timeout: 1.0));
 repeat(4, fn () => $opened->registerFailure());
 var_dump($opened->acquirePermission());
 
-$other = new CircuitBreaker('pi', configuration(openDuration: 60), new MemcachedStorage($address, prefix: "shop{$run}a"));
+$other = new CircuitBreaker('pi', configuration(openDuration: 60), new MemcachedStorage($address, prefix: "shop{$run}a", timeout: 1.0));
 echo "prefix shop{run}a, service pi: ", $other->acquirePermission() ? 'permitted' : 'rejected', "\n";
-$elsewhere = new CircuitBreaker('api', configuration(openDuration: 60), new MemcachedStorage($second, prefix: "shop$run"));
+$elsewhere = new CircuitBreaker('api', configuration(openDuration: 60), new MemcachedStorage($second, prefix: "shop$run", timeout: 1.0));
 echo "same prefix and service on another server: ", $elsewhere->acquirePermission() ? 'permitted' : 'rejected', "\n";
 
 $before = memcached_stats($address)['cmd_get'];

@@ -10,7 +10,7 @@ use Zeusi\CircuitBreaker\Storage\MemcachedStorage;
 
 // 2 MB, and -M: a full server refuses to store rather than evicting.
 $address = memcached_env('CB_MEMCACHED_SMALL');
-$storage = new MemcachedStorage($address, 'full' . getmypid());
+$storage = new MemcachedStorage($address, 'full' . getmypid(), timeout: 1.0);
 $healthyListener = new RecordingListener();
 $healthy = new CircuitBreaker('healthy', configuration(minimum: 1000), $storage, $healthyListener);
 $healthy->acquirePermission();

@@ -12,11 +12,11 @@ $dsn = redis_env('CB_REDIS_DSN');
 $address = redis_env('CB_REDIS_ADDRESS');
 $password = redis_env('CB_REDIS_PASSWORD');
 $run = getmypid();
-$opened = new CircuitBreaker('api', configuration(openDuration: 60), new RedisStorage($dsn, prefix: "shop$run"));
+$opened = new CircuitBreaker('api', configuration(openDuration: 60), new RedisStorage($dsn, prefix: "shop$run", timeout: 1.0));
 repeat(4, fn () => $opened->registerFailure());
 var_dump($opened->acquirePermission());
 
-$other = new CircuitBreaker('pi', configuration(openDuration: 60), new RedisStorage($dsn, prefix: "shop{$run}a"));
+$other = new CircuitBreaker('pi', configuration(openDuration: 60), new RedisStorage($dsn, prefix: "shop{$run}a", timeout: 1.0));
 echo "prefix shop{run}a, service pi: ", $other->acquirePermission() ? 'permitted' : 'rejected', "\n";
 
 $before = command_counts($address, $password);
