@@ -93,10 +93,13 @@ impl MemcachedKeyValue {
         run: impl FnOnce(&mut Connection) -> Result<T, ProtocolError>,
     ) -> Result<T, StorageError> {
         let server = &self.servers[(shard % self.servers.len() as u64) as usize];
-        let deadline = self
-            .call_deadline
-            .get()
-            .unwrap_or_else(|| Instant::now() + self.timeout);
+        let now = Instant::now();
+        // A deadline long past belongs to an earlier call: a path that did
+        // not call `begin_call` gets a deadline of its own, not a timeout.
+        let deadline = match self.call_deadline.get() {
+            Some(deadline) if now < deadline + self.timeout => deadline,
+            _ => now + self.timeout,
+        };
         with_deadline(deadline, || {
             with_connection(&CONNECTIONS, &server.connection_key, server, run)
         })
