@@ -168,7 +168,7 @@ namespace Zeusi\CircuitBreaker\Storage {
     {
         /**
          * @param string|list<string>|null $servers 'host:port', or several; '127.0.0.1:11211' by default
-         * @param float $timeout seconds each Memcached call may take, connecting included (0.001 to 60)
+         * @param float $timeout seconds a whole call (acquirePermission(), a register, getState()) may take, connecting and every round trip included (0.001 to 60)
          */
         public function __construct(mixed $servers = '127.0.0.1:11211', string $prefix = '', float $timeout = 0.05) {}
     }

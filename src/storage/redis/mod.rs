@@ -216,13 +216,11 @@ impl Storage for RedisStorage {
     }
 
     fn remembered_open_until(&self, service: &[u8]) -> Option<Millis> {
-        // The state key names the circuit without ambiguity: prefix and
-        // service glued together would confuse "shop" + "api" with "shopa" + "pi".
-        open_until::remembered(&self.target_key, self.keys(service).state())
+        open_until::remembered(&self.target_key, &self.prefix, service)
     }
 
     fn remember_open_until(&self, service: &[u8], until: Option<Millis>) {
-        open_until::remember(&self.target_key, self.keys(service).state(), until);
+        open_until::remember(&self.target_key, &self.prefix, service, until);
     }
 }
 
