@@ -139,6 +139,7 @@ impl CircuitBreaker {
             Some(userland) => userland,
             None => native_storage(&self.storage).expect("checked at construction"),
         };
+        storage.begin_call();
         run(&Breaker {
             service: &self.service,
             config: &self.config,
