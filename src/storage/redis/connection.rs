@@ -58,24 +58,54 @@ impl Socket {
     }
 }
 
+impl Socket {
+    /// Waits until the socket is ready for `events`, at most until the
+    /// deadline: `ppoll` sleeps to the microsecond, where a socket timeout
+    /// would be rounded up to the kernel's tick (up to 10 ms late).
+    fn wait_for(&self, events: libc::c_short) -> io::Result<()> {
+        let left = self.time_left()?;
+        let mut poll = libc::pollfd {
+            fd: self.fd(),
+            events,
+            revents: 0,
+        };
+        let timeout = libc::timespec {
+            tv_sec: left.as_secs() as libc::time_t,
+            tv_nsec: left.subsec_nanos() as libc::c_long,
+        };
+        loop {
+            // SAFETY: `poll` and `timeout` live on this stack frame for the
+            // whole call, and the count (1) is the number of `pollfd`s.
+            let ready = unsafe { libc::ppoll(&raw mut poll, 1, &raw const timeout, std::ptr::null()) };
+            match ready {
+                0 => return Err(deadline_passed()),
+                1.. => return Ok(()),
+                _ => {
+                    let error = io::Error::last_os_error();
+                    if error.kind() != io::ErrorKind::Interrupted {
+                        return Err(error);
+                    }
+                }
+            }
+        }
+    }
+}
+
 impl Read for Socket {
     fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
-        let left = Some(self.time_left()?);
+        self.wait_for(libc::POLLIN)?;
         match &mut self.plain {
-            Plain::Tcp(stream) => {
-                stream.set_read_timeout(left)?;
-                stream.read(buffer)
-            }
-            Plain::Unix(stream) => {
-                stream.set_read_timeout(left)?;
-                stream.read(buffer)
-            }
+            Plain::Tcp(stream) => stream.read(buffer),
+            Plain::Unix(stream) => stream.read(buffer),
         }
     }
 }
 
 impl Write for Socket {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.wait_for(libc::POLLOUT)?;
+        // Ready to write means room for some bytes, not all: the socket
+        // timeout keeps a partial write from blocking past the deadline.
         let left = Some(self.time_left()?);
         match &mut self.plain {
             Plain::Tcp(stream) => {
