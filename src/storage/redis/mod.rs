@@ -315,7 +315,11 @@ impl RedisStorage {
         StorageError::Unavailable(match repaired {
             Ok(removed) if !removed.is_empty() => format!(
                 "Redis held data that is not a circuit's, removed so that the circuit heals: {}",
-                removed.iter().map(|line| shown(line)).collect::<Vec<_>>().join("; ")
+                removed
+                    .iter()
+                    .map(|line| String::from_utf8_lossy(line))
+                    .collect::<Vec<_>>()
+                    .join("; ")
             ),
             Ok(_) if state.is_none() && fields.is_empty() => {
                 "Redis answered WRONGTYPE for a key of this circuit, which another client has changed since".to_owned()
