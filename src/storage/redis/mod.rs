@@ -240,8 +240,14 @@ impl RedisStorage {
         keys: &ServiceKeys,
         command: impl Fn(&mut Connection) -> RedisResult<T>,
     ) -> Result<T, CallError> {
-        let deadline = self.deadline.get().unwrap_or_else(|| Instant::now() + self.timeout);
-        if Instant::now() >= deadline {
+        let now = Instant::now();
+        // A deadline long past belongs to an earlier call: a path that did
+        // not call `begin_call` gets a deadline of its own, not a timeout.
+        let deadline = match self.deadline.get() {
+            Some(deadline) if now < deadline + self.timeout => deadline,
+            _ => now + self.timeout,
+        };
+        if now >= deadline {
             return Err(CallError::Redis(RedisError::from(std::io::Error::new(
                 std::io::ErrorKind::TimedOut,
                 "the call's deadline passed",
@@ -476,6 +482,26 @@ mod tests {
             parse_dsn("redis://127.0.0.1:notaport"),
             Err(RedisConfigError::Dsn(_))
         ));
+    }
+
+    #[test]
+    fn connections_are_pooled_by_every_setting_and_never_by_a_clear_password() {
+        let key = |dsn: &str, timeout_ms| pool_key(&parse_dsn(dsn).unwrap(), Duration::from_millis(timeout_ms));
+        let base = key("redis://:secret@127.0.0.1:6379/1", 50);
+        assert_eq!(base, key("redis://:secret@127.0.0.1:6379/1", 50));
+        for other in [
+            key("redis://:secret@127.0.0.1:6379/2", 50),
+            key("redis://:wrong@127.0.0.1:6379/1", 50),
+            key("redis://127.0.0.1:6379/1", 50),
+            key("redis://user:secret@127.0.0.1:6379/1", 50),
+            key("rediss://:secret@127.0.0.1:6379/1", 50),
+            key("redis://:secret@127.0.0.1:6380/1", 50),
+            key("redis://:secret@127.0.0.1:6379/1", 51),
+        ] {
+            assert_ne!(base, other);
+        }
+        assert!(!base.contains("secret"), "{base}");
+        assert!(parse_dsn("rediss://127.0.0.1:6380/#insecure").is_err());
     }
 
     #[test]
