@@ -15,6 +15,7 @@ $redis = fn (string ...$command) => resp($address, $command, $password);
 $cases = [
     'state key SET to a string' => fn ($state, $window) => $redis('SET', $state, 'garbage'),
     'state that does not parse' => fn ($state, $window) => $redis('HSET', $state, 's', 'not-a-state'),
+    'state that does not parse, found by acquirePermission()' => fn ($state, $window) => $redis('HSET', $state, 's', 'not-a-state'),
     'foreign field in the window' => fn ($state, $window) => $redis('HSET', $window, 'junk', 'junk'),
     'window key SET to a string' => fn ($state, $window) => $redis('SET', $window, 'garbage'),
 ];
@@ -34,6 +35,9 @@ foreach ($cases as $case => $corrupt) {
         }
     };
     $calls = 0;
+    if (str_contains($case, 'acquirePermission')) {
+        $breaker->acquirePermission();
+    }
     do {
         $breaker->registerFailure();
     } while (++$calls < 10 && !$open());
@@ -55,5 +59,6 @@ foreach ($cases as $case => $corrupt) {
 --EXPECT--
 state key SET to a string: open within 5 failures: yes; 1 StorageFailed naming the key and what it held; TTL: state yes, window yes
 state that does not parse: open within 5 failures: yes; 1 StorageFailed naming the key and what it held; TTL: state yes, window yes
+state that does not parse, found by acquirePermission(): open within 5 failures: yes; 1 StorageFailed naming the key and what it held; TTL: state yes, window yes
 foreign field in the window: open within 5 failures: yes; 1 StorageFailed naming the key and what it held; TTL: state yes, window yes
 window key SET to a string: open within 5 failures: yes; 1 StorageFailed naming the key and what it held; TTL: state yes, window yes
