@@ -16,10 +16,16 @@ use std::time::{Duration, Instant};
 
 use super::backoff::backoff;
 
+/// At most this many connections (with their backoffs) per process: storages
+/// made with ever new settings (a timeout computed per request) must not
+/// pile up sockets. The least recently used one is closed first.
+const MAX_SLOTS: usize = 64;
+
 pub struct Slot<C> {
     connection: Option<C>,
     /// The process that opened it: a forked child must not share a socket.
     pid: u32,
+    last_used: Instant,
     failures: u32,
     retry_at: Option<Instant>,
 }
@@ -58,10 +64,23 @@ pub fn with_connection<C: 'static, E, T>(
         let fresh = || Slot {
             connection: None,
             pid,
+            last_used: now,
             failures: 0,
             retry_at: None,
         };
+        if !slots.contains_key(key) && slots.len() >= MAX_SLOTS {
+            let oldest = slots
+                .iter()
+                .min_by_key(|(_, slot)| slot.last_used)
+                .map(|(key, _)| key.clone());
+            if let Some(mut evicted) = oldest.and_then(|oldest| slots.remove(&oldest))
+                && evicted.pid != pid
+            {
+                std::mem::forget(evicted.connection.take());
+            }
+        }
         let slot = slots.entry(key.to_owned()).or_insert_with(fresh);
+        slot.last_used = now;
         if slot.pid != pid {
             // Inherited through fork: the parent keeps using that socket.
             std::mem::forget(slot.connection.take());
@@ -137,7 +156,49 @@ mod tests {
     use std::net::{TcpListener, TcpStream};
     use std::os::fd::AsRawFd;
 
-    use super::closed_by_peer;
+    use super::*;
+
+    struct Counter;
+
+    impl Reconnect<u32, ()> for Counter {
+        fn connect(&self) -> Result<u32, ()> {
+            Ok(0)
+        }
+
+        fn closed_by_peer(&self, _connection: &u32) -> bool {
+            false
+        }
+
+        fn breaks_connection(&self, _error: &()) -> bool {
+            true
+        }
+    }
+
+    thread_local! {
+        static COUNTERS: Slots<u32> = Slots::default();
+    }
+
+    #[test]
+    fn the_pool_keeps_a_bounded_number_of_connections_the_most_recent() {
+        for key in 0..MAX_SLOTS + 10 {
+            let used = |counter: &mut u32| {
+                *counter += 1;
+                Ok::<_, ()>(*counter)
+            };
+            with_connection(&COUNTERS, &key.to_string(), &Counter, used).ok();
+            if key == 0 {
+                // The first one stays in use, so it is never the oldest.
+                continue;
+            }
+            with_connection(&COUNTERS, "0", &Counter, used).ok();
+        }
+        COUNTERS.with_borrow(|slots| {
+            assert_eq!(slots.len(), MAX_SLOTS);
+            assert!(slots.contains_key("0"), "in use");
+            assert!(slots.contains_key(&(MAX_SLOTS + 9).to_string()), "the newest");
+            assert!(!slots.contains_key("1"), "the oldest went first");
+        });
+    }
 
     #[test]
     fn a_peek_tells_an_idle_socket_from_a_closed_one() {
