@@ -13,8 +13,10 @@
 
 use std::io::{self, BufReader, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
-use std::os::fd::{AsRawFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::net::UnixStream;
+use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -215,6 +217,54 @@ fn connect_tcp(host: &str, port: u16, deadline: Instant) -> RedisResult<TcpStrea
     Err(last_error.into())
 }
 
+/// Connects to a Unix socket without blocking: `UnixStream::connect` would
+/// wait, with no timeout, while the listen queue of a paused server is full.
+fn connect_unix(path: &Path) -> io::Result<UnixStream> {
+    // SAFETY: `socket` takes no pointer; a negative result is checked below.
+    let fd = unsafe {
+        libc::socket(
+            libc::AF_UNIX,
+            libc::SOCK_STREAM | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC,
+            0,
+        )
+    };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` is a socket just opened and owned by nothing else: the
+    // stream owns it from here on, and closes it on every path out.
+    let stream = unsafe { UnixStream::from_raw_fd(fd) };
+    // SAFETY: `sockaddr_un` is plain data, for which all zeroes are valid.
+    let mut address: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+    address.sun_family = libc::AF_UNIX as libc::sa_family_t;
+    let bytes = path.as_os_str().as_bytes();
+    if bytes.len() >= address.sun_path.len() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the socket path is too long",
+        ));
+    }
+    for (slot, &byte) in address.sun_path.iter_mut().zip(bytes) {
+        *slot = byte as libc::c_char;
+    }
+    let length = (std::mem::size_of::<libc::sa_family_t>() + bytes.len() + 1) as libc::socklen_t;
+    // SAFETY: `address` is a valid `sockaddr_un` on this stack frame, and
+    // `length` covers its family, path and terminating zero.
+    if unsafe { libc::connect(fd, (&raw const address).cast(), length) } < 0 {
+        let error = io::Error::last_os_error();
+        return Err(if error.kind() == io::ErrorKind::WouldBlock {
+            io::Error::new(
+                io::ErrorKind::WouldBlock,
+                "the server's listen queue is full (is it paused?)",
+            )
+        } else {
+            error
+        });
+    }
+    stream.set_nonblocking(false)?;
+    Ok(stream)
+}
+
 /// One connection to one Redis server, speaking RESP2.
 pub struct Connection {
     reader: BufReader<Stream>,
@@ -247,7 +297,7 @@ impl Connection {
                 Stream::Tls(tls)
             }
             ConnectionAddr::Unix(path) => {
-                let stream = UnixStream::connect(path)?;
+                let stream = connect_unix(path)?;
                 Stream::Plain(Socket {
                     plain: Plain::Unix(stream),
                     deadline,
@@ -373,5 +423,31 @@ impl Reconnect<Connection, RedisError> for Endpoint<'_> {
         // An error reply is the server answering: the connection is fine.
         // A timeout or a malformed reply leaves it at an unknown point.
         error.is_io_error() || error.kind() == ErrorKind::Parse
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::net::UnixListener;
+
+    use super::*;
+
+    #[test]
+    fn a_unix_socket_whose_queue_is_full_is_refused_at_once() {
+        let path = std::env::temp_dir().join(format!("cb-full-queue-{}.sock", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let listener = UnixListener::bind(&path).unwrap();
+        let mut queued = Vec::new();
+        let refused = (0..100_000).find_map(|_| match connect_unix(&path) {
+            Ok(stream) => {
+                queued.push(stream);
+                None
+            }
+            Err(error) => Some(error),
+        });
+        drop(listener);
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(refused.map(|error| error.kind()), Some(io::ErrorKind::WouldBlock));
+        assert!(!queued.is_empty(), "a socket with room in its queue connects");
     }
 }
