@@ -485,6 +485,26 @@ mod tests {
     }
 
     #[test]
+    fn window_fields_another_client_wrote_are_told_from_buckets() {
+        let bulk = |text: &str| Value::BulkString(text.as_bytes().to_vec());
+        let pairs = [
+            bulk("3"),
+            bulk("1203:7:1:0"),
+            bulk("junk"),
+            bulk("1203:7:1"),
+            bulk("4"),
+            bulk("not:a:bucket"),
+        ];
+        assert_eq!(
+            foreign_fields(&pairs),
+            vec![
+                (b"junk".to_vec(), b"1203:7:1".to_vec()),
+                (b"4".to_vec(), b"not:a:bucket".to_vec())
+            ]
+        );
+    }
+
+    #[test]
     fn connections_are_pooled_by_every_setting_and_never_by_a_clear_password() {
         let key = |dsn: &str, timeout_ms| pool_key(&parse_dsn(dsn).unwrap(), Duration::from_millis(timeout_ms));
         let base = key("redis://:secret@127.0.0.1:6379/1", 50);
