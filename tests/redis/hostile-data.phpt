@@ -5,6 +5,7 @@ RedisStorage: data another client wrote at a circuit's keys (a string or an unpa
 --FILE--
 <?php
 require __DIR__ . '/redis.inc';
+// A timeout of 1 s: a loaded machine must not make these calls time out.
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Storage\RedisStorage;
 
@@ -23,7 +24,7 @@ foreach ($cases as $case => $corrupt) {
     $service = "hostile-" . getmypid() . '-' . md5($case);
     $state = "cb:{{$service}}:s";
     $window = "cb:{{$service}}:w";
-    $breaker = new CircuitBreaker($service, configuration(), new RedisStorage(redis_env('CB_REDIS_DSN')), $listener = new RecordingListener());
+    $breaker = new CircuitBreaker($service, configuration(), new RedisStorage(redis_env('CB_REDIS_DSN'), timeout: 1.0), $listener = new RecordingListener());
     $breaker->registerSuccess(); // the window exists
     $corrupt($state, $window);
     // Failures until the circuit opens, as many as it takes (at most 10).

@@ -5,6 +5,7 @@ RedisStorage: connections are not shared across databases or credentials: databa
 --FILE--
 <?php
 require __DIR__ . '/redis.inc';
+// A timeout of 1 s: a loaded machine must not make these calls time out.
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Storage\RedisStorage;
 
@@ -13,8 +14,8 @@ $password = redis_env('CB_REDIS_PASSWORD');
 $service = 'isolation-' . getmypid();
 
 // Same server, same prefix and service, databases 1 and 2.
-$one = new CircuitBreaker($service, configuration(), new RedisStorage("redis://:$password@$address/1"), $listenerOne = new RecordingListener());
-$two = new CircuitBreaker($service, configuration(), new RedisStorage("redis://:$password@$address/2"), $listenerTwo = new RecordingListener());
+$one = new CircuitBreaker($service, configuration(), new RedisStorage("redis://:$password@$address/1", timeout: 1.0), $listenerOne = new RecordingListener());
+$two = new CircuitBreaker($service, configuration(), new RedisStorage("redis://:$password@$address/2", timeout: 1.0), $listenerTwo = new RecordingListener());
 repeat(4, fn () => $one->registerFailure());
 echo "database 1: ", $one->getState()->value, ", database 2: ", $two->getState()->value, "\n";
 foreach ([0, 1, 2] as $db) {
@@ -23,10 +24,10 @@ foreach ([0, 1, 2] as $db) {
 echo count(storage_failures($listenerOne)) + count(storage_failures($listenerTwo)), " storage failures\n";
 
 // The right password has connected; a wrong one and none on the same server.
-$right = new CircuitBreaker("$service-auth", configuration(), new RedisStorage("redis://:$password@$address"), $rightListener = new RecordingListener());
+$right = new CircuitBreaker("$service-auth", configuration(), new RedisStorage("redis://:$password@$address", timeout: 1.0), $rightListener = new RecordingListener());
 $right->acquirePermission();
 foreach (['wrong password' => "redis://:wrong@$address", 'no password' => "redis://$address"] as $case => $dsn) {
-    $other = new CircuitBreaker("$service-auth", configuration(), new RedisStorage($dsn), $listener = new RecordingListener());
+    $other = new CircuitBreaker("$service-auth", configuration(), new RedisStorage($dsn, timeout: 1.0), $listener = new RecordingListener());
     $permitted = $other->acquirePermission();
     $failures = storage_failures($listener);
     printf("%s: %s, %s\n", $case, $permitted ? 'permitted' : 'rejected', $failures === [] ? 'no StorageFailed' : 'StorageFailed: ' . (preg_match('/authentication failed|NOAUTH/', $failures[0]->exception->getMessage()) ? 'refused by Redis' : $failures[0]->exception->getMessage()));
@@ -38,10 +39,10 @@ foreach (['wrong password' => "redis://:wrong@$address", 'no password' => "redis
 
 // A wrong password first: the right one, next, is not put into its backoff.
 $service2 = "$service-first";
-$wrongFirst = new CircuitBreaker($service2, configuration(), new RedisStorage("redis://:wrong@$address/3"), $listener = new RecordingListener());
+$wrongFirst = new CircuitBreaker($service2, configuration(), new RedisStorage("redis://:wrong@$address/3", timeout: 1.0), $listener = new RecordingListener());
 $wrongFirst->acquirePermission();
 echo "wrong password first: ", count(storage_failures($listener)), " StorageFailed\n";
-$rightNext = new CircuitBreaker($service2, configuration(), new RedisStorage("redis://:$password@$address/3"), $listener = new RecordingListener());
+$rightNext = new CircuitBreaker($service2, configuration(), new RedisStorage("redis://:$password@$address/3", timeout: 1.0), $listener = new RecordingListener());
 $rightNext->acquirePermission();
 $rightNext->registerFailure();
 echo "right password next: ", count(storage_failures($listener)), " StorageFailed\n";

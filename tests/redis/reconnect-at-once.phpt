@@ -5,6 +5,7 @@ RedisStorage: a connection the server closed (restart, idle timeout) is opened a
 --FILE--
 <?php
 require __DIR__ . '/redis.inc';
+// A timeout of 1 s: a loaded machine must not make these calls time out.
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Storage\RedisStorage;
 
@@ -12,7 +13,7 @@ $port = (int) redis_env('CB_REDIS_RESTART_PORT');
 $dir = sys_get_temp_dir() . '/cb-redis-restart-' . getmypid();
 start_redis_server($port, $dir);
 try {
-    $breaker = new CircuitBreaker('restart', configuration(minimum: 1000), new RedisStorage("redis://127.0.0.1:$port"), $listener = new RecordingListener());
+    $breaker = new CircuitBreaker('restart', configuration(minimum: 1000), new RedisStorage("redis://127.0.0.1:$port", timeout: 1.0), $listener = new RecordingListener());
     $calls = function (int $count) use ($breaker) {
         for ($i = 0; $i < $count; $i++) {
             if ($breaker->acquirePermission()) {
