@@ -155,7 +155,7 @@ namespace Zeusi\CircuitBreaker\Storage {
          *                                      unix:///path.sock, or the seed nodes of a Redis Cluster;
          *                                      redis://127.0.0.1:6379 by default
          * @param string $prefix without braces
-         * @param float $timeout seconds each Redis call may take, connecting included (0.001 to 60)
+         * @param float $timeout seconds a whole call (acquirePermission(), a register, getState()) may take, connecting and every round trip included (0.001 to 60)
          */
         public function __construct(mixed $dsn = 'redis://127.0.0.1:6379', string $prefix = '', float $timeout = 0.05) {}
     }

@@ -34,8 +34,8 @@ impl Reconnect<Connection, ProtocolError> for Server {
         Connection::connect(&self.address, self.timeout)
     }
 
-    fn check(&self, connection: &mut Connection) -> bool {
-        connection.version().is_ok()
+    fn closed_by_peer(&self, connection: &Connection) -> bool {
+        connection.closed_by_peer()
     }
 
     fn breaks_connection(&self, error: &ProtocolError) -> bool {

@@ -314,15 +314,11 @@ impl Connection {
         self.store("cas", key, value, expiry, Some(cas))
     }
 
-    /// Answers `version`: a check of a connection idle for a while.
-    pub fn version(&mut self) -> Result<(), ProtocolError> {
-        self.send(b"version\r\n")?;
-        let line = self.line()?;
-        if line.starts_with("VERSION") {
-            Ok(())
-        } else {
-            Err(ProtocolError::Unexpected(line))
-        }
+    /// Whether the server closed this idle connection (see
+    /// `persistent::closed_by_peer`), or left bytes nobody asked for.
+    pub fn closed_by_peer(&self) -> bool {
+        use std::os::fd::AsRawFd;
+        !self.reader.buffer().is_empty() || super::super::persistent::closed_by_peer(self.reader.get_ref().as_raw_fd())
     }
 }
 
