@@ -19,10 +19,10 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ZendObjectHandlers;
 
 use super::breaker::CircuitBreaker;
-use super::execution::ProtectingBreaker;
 use super::clock::Clock;
 use super::configuration::{Configuration, RampPolicy};
 use super::events::{CircuitOpened, OpeningCause, StorageFailed};
+use super::execution::ProtectingBreaker;
 use super::execution::{Attempt, CallExecutor, CallGate, CallbackOutcomeClassifier};
 use super::storage::InMemoryStorage;
 

@@ -157,7 +157,6 @@ fn parse_number(bytes: &[u8]) -> Option<u64> {
     std::str::from_utf8(bytes).ok()?.trim().parse().ok()
 }
 
-
 fn key(name: &[u8], parts: std::fmt::Arguments<'_>) -> Vec<u8> {
     let mut key = name.to_vec();
     key.extend_from_slice(parts.to_string().as_bytes());
@@ -308,7 +307,10 @@ impl<K: KeyValue> KvStorage<K> {
             } else {
                 record.window.counter_ttl_ms()
             };
-            let outcome = match self.backend.compare_and_set(shard, &keys[index], Some(value), b"0", ttl_ms) {
+            let outcome = match self
+                .backend
+                .compare_and_set(shard, &keys[index], Some(value), b"0", ttl_ms)
+            {
                 Ok(_) => "replaced by 0".to_owned(),
                 Err(error) => format!("could not be replaced: {error}"),
             };
