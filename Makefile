@@ -50,6 +50,7 @@ test: lint test-core test-phpt test-integration test-install
 # The phpt suite under valgrind: fails on any invalid read or write. Slow
 # (several minutes), so not part of `make test`.
 valgrind: build
+	@scripts/install-deps.sh valgrind
 	scripts/valgrind-phpt.sh $(EXTENSION)
 
 # The main job: PHP-FPM workers calling a failing upstream, with and without

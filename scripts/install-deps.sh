@@ -2,13 +2,16 @@
 # Installs what the project needs on a fresh Debian machine, and nothing when
 # it is already there. Safe to run again.
 #   install-deps.sh build   what building the extension needs
+#   install-deps.sh valgrind  that, and valgrind (make valgrind)
 #   install-deps.sh         that, and the servers the tests and the demo start
 set -euo pipefail
 
 packages=(build-essential php8.2-dev php8.2-cli libclang-dev)
-if [ "${1:-all}" != build ]; then
-    packages+=(php8.2-fpm libfcgi-bin redis-server redis-tools memcached openssl)
-fi
+case "${1:-all}" in
+    build) ;;
+    valgrind) packages+=(valgrind) ;;
+    *) packages+=(php8.2-fpm libfcgi-bin redis-server redis-tools memcached openssl) ;;
+esac
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
