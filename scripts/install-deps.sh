@@ -10,7 +10,7 @@ packages=(build-essential php8.2-dev php8.2-cli libclang-dev)
 case "${1:-all}" in
     build) ;;
     valgrind) packages+=(valgrind) ;;
-    *) packages+=(php8.2-fpm libfcgi-bin redis-server redis-tools memcached openssl) ;;
+    *) packages+=(php8.2-fpm libfcgi-bin redis-server redis-sentinel redis-tools memcached openssl) ;;
 esac
 missing=()
 for package in "${packages[@]}"; do

@@ -10,9 +10,9 @@ use super::classes::{invalid_configuration, storage_interface};
 use super::configuration::describe;
 use crate::core::duration::format_float;
 use crate::core::error::ConfigError;
-use crate::storage::redis::{RedisStorage as Redis, Target, parse_dsn};
+use crate::storage::redis::{RedisStorage as Redis, Target, parse_dsn, parse_target};
 
-const DSN_LIMITS: &str = "a redis://, rediss:// or unix:// DSN, or a non-empty array of them for Redis Cluster";
+const DSN_LIMITS: &str = "a redis://, rediss:// or unix:// DSN, a redis-sentinel://[[user:]password@]host[:port][,host[:port]...]/<master name>[/<db>][?sentinel_password=...] DSN, or a non-empty array of redis:// or rediss:// DSNs for Redis Cluster";
 
 fn invalid_dsn(value: &Zval, reason: String) -> PhpException {
     let mut error = ConfigError::new("dsn", describe(value), DSN_LIMITS);
@@ -22,9 +22,7 @@ fn invalid_dsn(value: &Zval, reason: String) -> PhpException {
 
 fn target(dsn: &Zval) -> Result<Target, PhpException> {
     if let Some(single) = dsn.str() {
-        return parse_dsn(single)
-            .map(|info| Target::Standalone(Box::new(info)))
-            .map_err(|error| invalid_dsn(dsn, error.to_string()));
+        return parse_target(single).map_err(|error| invalid_dsn(dsn, error.to_string()));
     }
     let Some(nodes) = dsn.array() else {
         return Err(invalid_dsn(dsn, "neither a string nor an array".into()));
@@ -66,7 +64,9 @@ pub struct RedisStorage {
 #[php_impl]
 impl RedisStorage {
     /// `$dsn`: `redis://[user:password@]host:port[/db]`, `rediss://` for TLS,
-    /// `unix:///path.sock`, or an array of seed nodes of a Redis Cluster.
+    /// `unix:///path.sock`, `redis-sentinel://host:port,.../<master name>`
+    /// (a master found through Redis Sentinel), or an array of seed nodes of
+    /// a Redis Cluster.
     /// `$timeout`: seconds each call (`acquirePermission()`, a register,
     /// `getState()`) may take in all, connecting and every round trip
     /// included.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Real Redis servers on free loopback ports for the tests in tests/redis/: a
 # standalone server with a password, one with TLS (certificate made here),
-# and a 3-master Redis Cluster. Stopped at the end, whatever happens.
+# a 3-master Redis Cluster, and a master with a replica watched by three
+# redis-sentinel processes. Stopped at the end, whatever happens.
 set -euo pipefail
 extension=${1:?usage: redis.sh PATH/TO/circuit_breaker.so [TEST]}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -85,6 +86,59 @@ export CB_REDIS_CLUSTER=$(printf 'redis://127.0.0.1:%s\n' "${cluster_ports[@]}" 
 make_cluster faulty --cluster-require-full-coverage no
 export CB_REDIS_FAULTY_CLUSTER=$(printf 'redis://127.0.0.1:%s\n' "${cluster_ports[@]}" | paste -sd, -)
 export CB_REDIS_FAULTY_CLUSTER_PIDS=$(printf '%s\n' "${cluster_pids[@]}" | paste -sd, -)
+
+# Redis Sentinel: a master and its replica (both with the password, so that
+# either serves after a failover) watched by three sentinels with a password
+# of their own. Short timings: a failover takes a second or two.
+sentinel_password=sentinel-secret
+sentinel_data_ports=()
+for role in master replica; do
+    data_port=$(free_port)
+    sentinel_data_ports+=("$data_port")
+    replica_of=()
+    [ "$role" = master ] || replica_of=(--replicaof 127.0.0.1 "${sentinel_data_ports[0]}")
+    start_redis "sentinel-$role" --port "$data_port" --requirepass "$password" --masterauth "$password" "${replica_of[@]}"
+    wait_for "$data_port" -a "$password" --no-auth-warning
+done
+for _ in $(seq 100); do
+    redis-cli -p "${sentinel_data_ports[1]}" -a "$password" --no-auth-warning info replication | grep -q 'master_link_status:up' && break
+    sleep 0.05
+done
+sentinel_ports=()
+for sentinel in 1 2 3; do
+    sentinel_port=$(free_port)
+    sentinel_ports+=("$sentinel_port")
+    mkdir -p "$work/sentinel-$sentinel"
+    # A sentinel rewrites its configuration file: each has its own.
+    cat > "$work/sentinel-$sentinel/sentinel.conf" <<EOF_CONF
+port $sentinel_port
+bind 127.0.0.1
+dir $work/sentinel-$sentinel
+logfile $work/sentinel-$sentinel/log
+requirepass $sentinel_password
+sentinel sentinel-pass $sentinel_password
+sentinel monitor mymaster 127.0.0.1 ${sentinel_data_ports[0]} 2
+sentinel auth-pass mymaster $password
+sentinel down-after-milliseconds mymaster 1000
+sentinel failover-timeout mymaster 4000
+EOF_CONF
+    redis-sentinel "$work/sentinel-$sentinel/sentinel.conf" &
+    pids+=($!)
+    wait_for "$sentinel_port" -a "$sentinel_password" --no-auth-warning
+done
+# Each sentinel must know the replica (from the master's INFO) before a test
+# asks for a failover.
+for sentinel_port in "${sentinel_ports[@]}"; do
+    for attempt in $(seq 100); do
+        redis-cli -p "$sentinel_port" -a "$sentinel_password" --no-auth-warning sentinel replicas mymaster | grep -q "^${sentinel_data_ports[1]}\$" && break
+        [ "$attempt" -lt 100 ] || { echo "sentinel on $sentinel_port did not find the replica"; exit 1; }
+        sleep 0.1
+    done
+done
+export CB_REDIS_SENTINEL_DSN="redis-sentinel://:$password@$(printf '127.0.0.1:%s\n' "${sentinel_ports[@]}" | paste -sd, -)/mymaster/2?sentinel_password=$sentinel_password"
+export CB_REDIS_SENTINEL_PORTS=$(printf '%s\n' "${sentinel_ports[@]}" | paste -sd, -) CB_REDIS_SENTINEL_PASSWORD=$sentinel_password
+export CB_REDIS_SENTINEL_DATA_PORTS=$(printf '%s\n' "${sentinel_data_ports[@]}" | paste -sd, -)
+export CB_EXTENSION=$extension
 
 export CB_REDIS_ADDRESS=127.0.0.1:$port CB_REDIS_PASSWORD=$password
 export CB_REDIS_DSN=redis://:$password@127.0.0.1:$port

@@ -20,7 +20,9 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use redis::{ConnectionAddr, ConnectionInfo, ConnectionLike, ErrorKind, Parser, RedisError, RedisResult, Value};
+use redis::{
+    ConnectionAddr, ConnectionInfo, ConnectionLike, ErrorKind, Parser, RedisError, RedisResult, ServerErrorKind, Value,
+};
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
 
@@ -408,11 +410,40 @@ impl Connection {
 pub struct Endpoint<'a> {
     pub info: &'a ConnectionInfo,
     pub deadline: Instant,
+    /// Whether a new connection must find a master (`ROLE`): a node named
+    /// by Sentinel may have been demoted since.
+    pub must_be_master: bool,
+}
+
+/// Fails unless the server says it is a master: a replica would serve
+/// reads of an old state and refuse writes.
+fn check_master(connection: &mut Connection, info: &ConnectionInfo) -> RedisResult<()> {
+    let role: Value = redis::cmd("ROLE").query(connection)?;
+    let name = match &role {
+        Value::Array(parts) => match parts.first() {
+            Some(Value::BulkString(bytes)) => String::from_utf8_lossy(bytes).into_owned(),
+            Some(Value::SimpleString(text)) => text.clone(),
+            _ => String::new(),
+        },
+        _ => String::new(),
+    };
+    if name == "master" {
+        return Ok(());
+    }
+    Err(RedisError::from((
+        ErrorKind::Server(ServerErrorKind::ReadOnly),
+        "not a master",
+        format!("{:?} answers ROLE with '{name}'", info.addr()),
+    )))
 }
 
 impl Reconnect<Connection, RedisError> for Endpoint<'_> {
     fn connect(&self) -> RedisResult<Connection> {
-        Connection::open(self.info, self.deadline)
+        let mut connection = Connection::open(self.info, self.deadline)?;
+        if self.must_be_master {
+            check_master(&mut connection, self.info)?;
+        }
+        Ok(connection)
     }
 
     fn closed_by_peer(&self, connection: &Connection) -> bool {

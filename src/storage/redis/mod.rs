@@ -10,6 +10,7 @@ mod cluster;
 mod connection;
 mod keys;
 mod scripts;
+mod sentinel;
 
 use std::cell::Cell;
 use std::collections::hash_map::RandomState;
@@ -22,6 +23,7 @@ use thiserror::Error;
 
 use connection::{CONNECTIONS, Connection, Endpoint};
 use keys::ServiceKeys;
+pub use sentinel::{SentinelTarget, parse_sentinel_dsn};
 
 use super::kv::{decode_state, encode_state};
 use super::persistent::{Failure, with_connection};
@@ -57,6 +59,17 @@ pub fn parse_dsn(dsn: &str) -> Result<ConnectionInfo, RedisConfigError> {
 pub enum Target {
     Standalone(Box<ConnectionInfo>),
     Cluster(Vec<ConnectionInfo>),
+    /// A master found through Redis Sentinel.
+    Sentinel(Box<SentinelTarget>),
+}
+
+/// The target of one DSN: a `redis-sentinel://` DSN names a master through
+/// its sentinels (`sentinel.rs`), any other one server.
+pub fn parse_target(dsn: &str) -> Result<Target, RedisConfigError> {
+    if sentinel::is_sentinel_dsn(dsn) {
+        return parse_sentinel_dsn(dsn).map(|target| Target::Sentinel(Box::new(target)));
+    }
+    parse_dsn(dsn).map(|info| Target::Standalone(Box::new(info)))
 }
 
 /// The key of a connection in the pool: everything that makes two
@@ -97,6 +110,7 @@ enum CallError {
     },
     Redis(RedisError),
     Cluster(String),
+    Sentinel(String),
 }
 
 /// Runs `command` on the connection of one node, opening it when needed,
@@ -107,8 +121,22 @@ fn on_node<T>(
     deadline: Instant,
     command: &impl Fn(&mut Connection) -> RedisResult<T>,
 ) -> Result<T, CallError> {
-    let endpoint = Endpoint { info, deadline };
-    with_connection(&CONNECTIONS, &pool_key(info, timeout), &endpoint, |connection| {
+    let endpoint = Endpoint {
+        info,
+        deadline,
+        must_be_master: false,
+    };
+    on_endpoint(&endpoint, &pool_key(info, timeout), command)
+}
+
+/// Runs `command` on the pooled connection `key` to `endpoint`.
+fn on_endpoint<T>(
+    endpoint: &Endpoint,
+    key: &str,
+    command: &impl Fn(&mut Connection) -> RedisResult<T>,
+) -> Result<T, CallError> {
+    let (info, deadline) = (endpoint.info, endpoint.deadline);
+    with_connection(&CONNECTIONS, key, endpoint, |connection| {
         connection.set_deadline(deadline);
         command(connection)
     })
@@ -220,6 +248,7 @@ impl RedisStorage {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            Target::Sentinel(target) => target.key(timeout),
         };
         Ok(Self {
             target,
@@ -258,6 +287,7 @@ impl RedisStorage {
             Target::Cluster(seeds) => {
                 cluster::run(&self.target_key, seeds, self.timeout, deadline, keys.slot(), &command)
             }
+            Target::Sentinel(target) => sentinel::run(&self.target_key, target, self.timeout, deadline, &command),
         }
     }
 
@@ -270,6 +300,7 @@ impl RedisStorage {
             CallError::Redis(error) if error.is_timeout() => self.timed_out(),
             CallError::Redis(error) => StorageError::Unavailable(format!("Redis {what} failed: {error}")),
             CallError::Cluster(reason) => StorageError::Unavailable(format!("Redis Cluster: {reason}")),
+            CallError::Sentinel(reason) => StorageError::Unavailable(format!("Redis Sentinel: {reason}")),
         }
     }
 

@@ -1,0 +1,83 @@
+--TEST--
+RedisStorage through Redis Sentinel (redis-sentinel:// DSN, passwords of the master and of the sentinels, database 2): a circuit opened through it survives SENTINEL FAILOVER on the new master, calls follow the new master within the confirmation interval with no StorageFailed, and a fresh process finds the circuit open there
+--SKIPIF--
+<?php if (!getenv('CB_REDIS_SENTINEL_DSN')) die('skip run tests/integration/redis.sh'); ?>
+--FILE--
+<?php
+require __DIR__ . '/redis.inc';
+use Zeusi\CircuitBreaker\CircuitBreaker;
+use Zeusi\CircuitBreaker\Storage\RedisStorage;
+
+$dsn = redis_env('CB_REDIS_SENTINEL_DSN');
+$password = redis_env('CB_REDIS_PASSWORD');
+[$oldMaster, $newMaster] = array_map(fn ($port) => "127.0.0.1:$port", explode(',', redis_env('CB_REDIS_SENTINEL_DATA_PORTS')));
+$sentinels = array_map(fn ($port) => "127.0.0.1:$port", explode(',', redis_env('CB_REDIS_SENTINEL_PORTS')));
+$sentinelPassword = redis_env('CB_REDIS_SENTINEL_PASSWORD');
+$prefix = 'sentinel-' . getmypid() . ':';
+
+/** Waits up to $seconds for $condition, calling $meanwhile in between; returns whether it held. */
+function wait_until(callable $condition, float $seconds, ?callable $meanwhile = null): bool
+{
+    $end = microtime(true) + $seconds;
+    while (!($held = $condition()) && microtime(true) < $end) {
+        $meanwhile ? $meanwhile() : usleep(20_000);
+    }
+    return $held;
+}
+
+$listener = new RecordingListener();
+// A generous timeout: on a loaded machine a stall must not look like a lost master.
+$storage = new RedisStorage($dsn, $prefix, 0.5);
+$opened = new CircuitBreaker('opened', configuration(minimum: 4), $storage, $listener);
+repeat(4, fn () => $opened->registerFailure());
+echo 'opened through the sentinels: ', $opened->getState()->value, "\n";
+$stateKey = "{$prefix}cb:{opened}:s";
+$stored = resp($oldMaster, ['HGET', $stateKey, 's'], $password, 2);
+echo 'stored on the master, database 2: ', $stored !== null ? 'yes' : 'no', "\n";
+echo 'replicated: ', wait_until(fn () => resp($newMaster, ['HGET', $stateKey, 's'], $password, 2) === $stored, 5) ? 'yes' : 'no', "\n";
+
+$traffic = new CircuitBreaker('traffic', configuration(minimum: 1000), $storage, $listener);
+$call = function () use ($traffic) {
+    if ($traffic->acquirePermission()) {
+        $traffic->registerSuccess();
+    }
+    usleep(2_000);
+};
+repeat(20, $call);
+echo 'StorageFailed before the failover: ', count(storage_failures($listener)), "\n";
+
+echo 'SENTINEL FAILOVER: ', resp($sentinels[0], ['SENTINEL', 'FAILOVER', 'mymaster'], $sentinelPassword), "\n";
+$namedBy = fn () => count(array_filter($sentinels, fn ($sentinel) => resp($sentinel, ['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', 'mymaster'], $sentinelPassword)[1] === explode(':', $newMaster)[1]));
+// Calls go on while the sentinels switch.
+echo 'every sentinel names the former replica: ', wait_until(fn () => $namedBy() === count($sentinels), 20, $call) ? 'yes' : 'no', "\n";
+// A process asks the sentinels again once its answer is a second old (the
+// old master stays a master until the sentinels demote it, up to 10 s).
+wait_until(fn () => false, 1.5, $call);
+$before = [command_counts($oldMaster, $password), command_counts($newMaster, $password)];
+repeat(20, $call);
+$after = [command_counts($oldMaster, $password), command_counts($newMaster, $password)];
+// Each call is an HGET and a script (loaded on the new master once).
+echo 'the next 20 calls reached the new master: ', commands_between($before[1], $after[1]) >= 40 ? 'yes' : 'no',
+    ', the old one none: ', commands_between($before[0], $after[0]) === 0 ? 'yes' : 'no', "\n";
+echo 'StorageFailed during the switch: ', count(storage_failures($listener)), "\n";
+echo 'the state on the new master is the one stored before: ', resp($newMaster, ['HGET', $stateKey, 's'], $password, 2) === $stored ? 'yes' : 'no', "\n";
+
+// A fresh process asks the sentinels and reads the circuit on the new master.
+$child = sprintf(
+    'require %s; echo (new Zeusi\CircuitBreaker\CircuitBreaker("opened", configuration(minimum: 4), new Zeusi\CircuitBreaker\Storage\RedisStorage(getenv("CB_REDIS_SENTINEL_DSN"), %s, 0.5)))->getState()->value;',
+    var_export(__DIR__ . '/redis.inc', true),
+    var_export($prefix, true)
+);
+echo 'a fresh process finds it: ', shell_exec(PHP_BINARY . ' -n -d extension=' . escapeshellarg(redis_env('CB_EXTENSION')) . ' -r ' . escapeshellarg($child)), "\n";
+?>
+--EXPECT--
+opened through the sentinels: open
+stored on the master, database 2: yes
+replicated: yes
+StorageFailed before the failover: 0
+SENTINEL FAILOVER: OK
+every sentinel names the former replica: yes
+the next 20 calls reached the new master: yes, the old one none: yes
+StorageFailed during the switch: 0
+the state on the new master is the one stored before: yes
+a fresh process finds it: open
