@@ -123,6 +123,10 @@ impl Backend for KeyValueMap {
             Box::new(move |service| key_name(&prefix, service)),
         ))
     }
+
+    fn lists_circuits(&self) -> bool {
+        false
+    }
 }
 
 /// One `#[test]` per behaviour, over the backend `make` builds.

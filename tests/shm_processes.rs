@@ -146,6 +146,7 @@ fn race(
                         Event::Closed => 'C',
                         Event::Rejected { .. } => 'r',
                         Event::StorageFailed(_) => 'F',
+                        Event::Forced { .. } | Event::Reset => 'M',
                     })
                 });
                 writer.write_all(letters.as_bytes()).unwrap();

@@ -196,7 +196,11 @@ impl CircuitBreaker {
 
     fn php_event(&self, event: Event) -> PhpEvent {
         match event {
-            Event::Opened { previous, cause } => {
+            Event::Opened {
+                previous,
+                cause,
+                open_duration_ms,
+            } => {
                 let rule =
                     ZendClassObject::<Configuration>::from_zend_obj(self.configuration.object().expect("an object"))
                         .and_then(|configuration| configuration.obj.as_ref())
@@ -208,9 +212,15 @@ impl CircuitBreaker {
                     rule,
                     matching: cause.matching,
                     evaluated: cause.evaluated,
+                    open_duration: open_duration_ms as f64 / 1_000.0,
                 }
             }
             Event::HalfOpened => PhpEvent::HalfOpened,
+            Event::Forced { phase, duration_ms } => PhpEvent::Forced {
+                state: phase.into(),
+                duration: duration_ms as f64 / 1_000.0,
+            },
+            Event::Reset => PhpEvent::Reset,
             Event::Closed => PhpEvent::Closed,
             Event::Rejected { phase } => PhpEvent::Rejected { state: phase.into() },
             Event::StorageFailed(error) => PhpEvent::StorageFailed {

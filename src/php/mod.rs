@@ -84,6 +84,8 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<events::CircuitClosed>()
         .class::<events::CallRejected>()
         .class::<events::StorageFailed>()
+        .class::<events::CircuitForced>()
+        .class::<events::CircuitReset>()
         .class::<breaker::CircuitBreaker>()
         .class::<execution::CallExecutor>()
         .class::<execution::CallGate>()

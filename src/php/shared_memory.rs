@@ -14,7 +14,8 @@ use crate::core::counts::Tally;
 use crate::core::duration::Millis;
 use crate::core::machine::CircuitState;
 use crate::storage::shm::{Segment, SharedMemoryStorage as ShmStorage, parse_size};
-use crate::storage::{OutcomeRecord, Storage, StorageError};
+use crate::core::window::WindowGeometry;
+use crate::storage::{ListedCircuit, OutcomeRecord, Storage, StorageError};
 
 pub const SIZE_SETTING: &str = "circuit_breaker.shm_size";
 const DEFAULT_SIZE: &str = "32M";
@@ -136,6 +137,21 @@ impl Storage for SharedStorage {
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         self.ready()?.admit_half_open(service, state, ttl_ms)
+    }
+
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        self.ready()?.read_window(service, generation, window, slot_count, now)
+    }
+
+    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        self.ready()?.list_circuits(prefix)
     }
 
     fn max_slots(&self) -> Option<usize> {

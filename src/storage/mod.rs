@@ -28,7 +28,13 @@ pub enum StorageError {
     Full(String),
     #[error("{0}")]
     Userland(String),
+    /// The storage cannot do what was asked, by its nature (Memcached cannot list keys).
+    #[error("{0}")]
+    Unsupported(String),
 }
+
+/// A circuit found by a listing: its service and stored state.
+pub type ListedCircuit = (Vec<u8>, CircuitState);
 
 /// One outcome to count, with what is needed to read back its window.
 #[derive(Debug, Clone, Copy)]
@@ -99,6 +105,25 @@ pub trait Storage {
     /// Counts one call asking to pass in the half-open `state`; returns how
     /// many asked in that generation, this one included.
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError>;
+
+    /// The window of `generation` at `now` (counter values summed over its
+    /// buckets, `slot_count` of them), counting nothing: the status view.
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError>;
+
+    /// Every circuit of this storage object whose service starts with
+    /// `prefix`, with its stored state, in no particular order.
+    fn list_circuits(&self, _prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        Err(StorageError::Unsupported(
+            "this storage cannot list its circuits".into(),
+        ))
+    }
 
     /// How many counters a bucket can hold, when the storage has a limit:
     /// a configuration needing more is refused when the breaker is made.

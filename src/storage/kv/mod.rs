@@ -21,6 +21,7 @@ use super::{OutcomeRecord, Storage, StorageError, open_until};
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
+use crate::core::window::WindowGeometry;
 
 /// The primitives a key-value store provides. Keys are printable ASCII;
 /// values are the decimal text of integers, or a state's text. `shard`
@@ -65,29 +66,47 @@ pub trait KeyValue {
     }
 }
 
+/// The text of a state: `<phase>:<generation>:<since>`, followed by
+/// `:<until>:<backoff>:<forced>` when any of them is set (so a plain state
+/// reads as before, and as the Redis scripts' default `0:0:0`).
 pub fn encode_state(state: CircuitState) -> String {
     let phase = match state.phase {
         Phase::Closed => 0,
         Phase::Open => 1,
         Phase::HalfOpen => 2,
     };
-    format!("{phase}:{}:{}", state.generation, state.since)
+    let plain = format!("{phase}:{}:{}", state.generation, state.since);
+    if state.until == 0 && state.backoff == 0 && !state.forced {
+        return plain;
+    }
+    format!("{plain}:{}:{}:{}", state.until, state.backoff, u8::from(state.forced))
 }
 
 pub fn decode_state(encoded: &[u8]) -> Option<CircuitState> {
     let encoded = std::str::from_utf8(encoded).ok()?;
-    let mut parts = encoded.splitn(3, ':');
+    let mut parts = encoded.split(':');
     let phase = match parts.next()? {
         "0" => Phase::Closed,
         "1" => Phase::Open,
         "2" => Phase::HalfOpen,
         _ => return None,
     };
-    Some(CircuitState {
+    let mut state = CircuitState {
         phase,
         generation: parts.next()?.parse().ok()?,
         since: parts.next()?.parse().ok()?,
-    })
+        ..CircuitState::INITIAL
+    };
+    if let Some(until) = parts.next() {
+        state.until = until.parse().ok()?;
+        state.backoff = parts.next()?.parse().ok()?;
+        state.forced = match parts.next()? {
+            "0" => false,
+            "1" => true,
+            _ => return None,
+        };
+    }
+    parts.next().is_none().then_some(state)
 }
 
 /// The start of every key of a service: the prefix and the service, bytes
@@ -304,6 +323,28 @@ impl<K: KeyValue> Storage for KvStorage<K> {
         Err(StorageError::Unavailable(
             "the state kept changing while an outcome was recorded".into(),
         ))
+    }
+
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        let name = (self.name)(service);
+        let keys: Vec<Vec<u8>> = window
+            .buckets_covering(now)
+            .flat_map(|bucket| (0..slot_count).map(move |slot| (bucket, slot)))
+            .map(|(bucket, slot)| key(&name, format_args!(":b:{bucket}:{generation}:{slot}")))
+            .collect();
+        let values = self.backend.get_multiple(shard_of(service), &keys)?;
+        let mut sums = vec![0; slot_count];
+        for (index, value) in values.iter().enumerate() {
+            sums[index % slot_count] += number(value);
+        }
+        Ok(sums)
     }
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {

@@ -24,6 +24,7 @@ use super::{OutcomeRecord, Storage, StorageError, open_until};
 use crate::core::counts::Tally;
 use crate::core::duration::Millis;
 use crate::core::machine::CircuitState;
+use crate::core::window::WindowGeometry;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RedisConfigError {
@@ -65,10 +66,16 @@ fn text(value: &Value) -> Option<String> {
 }
 
 /// Sums the counters of the window hash (field, value pairs) whose bucket is
-/// covered by the window at `record.now` and whose generation is current.
-fn sum_window(pairs: &[Value], generation: u64, record: &OutcomeRecord) -> Option<Vec<u64>> {
-    let covered = record.window.buckets_covering(record.now);
-    let mut sums = vec![0; record.slot_count];
+/// covered by `window` at `now` and whose generation is current.
+fn sum_window(
+    pairs: &[Value],
+    generation: u64,
+    window: WindowGeometry,
+    slot_count: usize,
+    now: Millis,
+) -> Option<Vec<u64>> {
+    let covered = window.buckets_covering(now);
+    let mut sums = vec![0; slot_count];
     for value in pairs.iter().skip(1).step_by(2) {
         let text = text(value)?;
         let mut parts = text.split(':');
@@ -195,13 +202,27 @@ impl Storage for RedisStorage {
         let Value::Array(window) = window else {
             return Err(invalid());
         };
-        let counts = sum_window(window, state.generation, record).ok_or_else(invalid)?;
+        let counts =
+            sum_window(window, state.generation, record.window, record.slot_count, record.now).ok_or_else(invalid)?;
         let tally = Tally {
             generation_outcomes: integer(outcomes).ok_or_else(invalid)?,
             consecutive_failures: integer(runs).ok_or_else(invalid)?,
             window: counts,
         };
         Ok((state, tally))
+    }
+
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        let key = self.keys(service).window();
+        let pairs: Vec<Value> = self.run("HGETALL", |connection| redis::cmd("HGETALL").arg(key).query(connection))?;
+        sum_window(&pairs, generation, window, slot_count, now).ok_or_else(|| unexpected("HGETALL"))
     }
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
@@ -239,12 +260,32 @@ mod tests {
                 phase: Phase::HalfOpen,
                 generation: 123_456,
                 since: 1_764_000_000_123,
+                ..CircuitState::INITIAL
+            },
+            CircuitState {
+                phase: Phase::Open,
+                generation: 7,
+                since: 1_764_000_000_123,
+                until: 1_764_000_040_123,
+                backoff: 2,
+                forced: false,
+            },
+            CircuitState {
+                phase: Phase::Closed,
+                generation: 8,
+                since: 1_764_000_000_123,
+                until: 1_764_003_600_123,
+                backoff: 0,
+                forced: true,
             },
         ] {
             assert_eq!(decode_state(encode_state(state).as_bytes()), Some(state));
         }
         assert_eq!(encode_state(CircuitState::INITIAL), "0:0:0", "the scripts' default");
         assert_eq!(decode_state(b"garbage"), None);
+        assert_eq!(decode_state(b"1:2:3:4"), None, "until without backoff and forced");
+        assert_eq!(decode_state(b"1:2:3:4:0:2"), None);
+        assert_eq!(decode_state(b"1:2:3:4:0:0:9"), None);
     }
 
     #[test]

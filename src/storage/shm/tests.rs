@@ -143,7 +143,7 @@ fn a_record_with_another_check_is_another_service() {
         .register(Outcome::Failure, None, T0, &mut |_| {});
     }
     assert_eq!(
-        decode_state(forged.state.load(Ordering::Relaxed)),
+        decode_state(forged.state.load(Ordering::Relaxed), 0),
         CircuitState::INITIAL,
         "the forged record is untouched"
     );
