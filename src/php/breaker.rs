@@ -10,7 +10,7 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 
 use super::classes::{
     CALL_NOT_PERMITTED, STORAGE_EXCEPTION, circuit_breaker_interface, in_scope_of, invalid_configuration,
-    new_exception, storage_exception,
+    manual_control_interface, new_exception, storage_exception,
 };
 use super::clock::Clock;
 use super::configuration::{Configuration, describe};
@@ -19,20 +19,23 @@ use super::events::{PhpEvent, deliver};
 use super::memcached::MemcachedStorage;
 use super::redis::RedisStorage;
 use super::shared_memory::{ApcuStorage, SharedMemoryStorage};
+use super::status::CircuitStatus;
 use super::storage::InMemoryStorage;
 use super::typed::Bytes;
 use super::userland_storage::{UserlandKeyValue, missing_primitives, userland_storage};
 use crate::breaker::{Breaker, Event, Permission};
 use crate::core::config::Config;
 use crate::core::counts::Outcome;
-use crate::core::duration::{Millis, format_float, seconds_to_millis};
+use crate::core::duration::{Millis, checked_millis, format_float, seconds_to_millis};
 use crate::core::error::ConfigError;
+use crate::core::machine::Command;
 use crate::storage::kv::KvStorage;
 use crate::storage::{Storage, StorageError};
 
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\CircuitBreaker")]
 #[php(implements(ce = circuit_breaker_interface, stub = "\\Zeusi\\CircuitBreaker\\CircuitBreakerInterface"))]
+#[php(implements(ce = manual_control_interface, stub = "\\Zeusi\\CircuitBreaker\\ManualControlInterface"))]
 pub struct CircuitBreaker {
     service: Vec<u8>,
     config: Rc<Config>,
@@ -131,9 +134,76 @@ impl CircuitBreaker {
     pub fn get_service(&self) -> Bytes<'_> {
         Bytes(&self.service)
     }
+
+    /// No call is permitted for `$duration` seconds, whatever the outcomes,
+    /// on every worker and server sharing the storage; then the circuit is
+    /// closed with a fresh window.
+    pub fn force_open(&self, duration: f64) -> Result<(), PhpException> {
+        self.command(Command::ForceOpen(forced_duration_ms(duration)?))
+    }
+
+    /// Every call is permitted for `$duration` seconds; outcomes are still
+    /// counted but open nothing. Then the circuit is closed with a fresh window.
+    pub fn force_closed(&self, duration: f64) -> Result<(), PhpException> {
+        self.command(Command::ForceClosed(forced_duration_ms(duration)?))
+    }
+
+    /// Closed now, with a fresh window, ending any forced state and backoff.
+    pub fn reset(&self) -> Result<(), PhpException> {
+        self.command(Command::Reset)
+    }
+
+    /// A `Status\CircuitStatus`: the state the next call finds (changing
+    /// nothing), since and until when, the open duration and the window.
+    #[php(name = "getStatus")]
+    pub fn get_status(&self) -> Result<StatusObject, PhpException> {
+        let now = self.clock.now_ms();
+        let (status, window) = self
+            .with_storage(|breaker| breaker.status(now))
+            .map_err(|error| storage_exception(error.to_string()))?;
+        Ok(StatusObject(CircuitStatus::of_breaker(
+            &self.service,
+            status,
+            &window,
+            &self.config,
+        )))
+    }
+}
+
+/// A duration of a forced state, checked: 1 s to 30 days.
+fn forced_duration_ms(duration: f64) -> Result<Millis, PhpException> {
+    checked_millis(
+        "duration",
+        duration,
+        crate::core::duration::SECOND,
+        crate::core::duration::THIRTY_DAYS,
+        "1 to 2592000 seconds (30 days)",
+    )
+    .map_err(invalid_configuration)
+}
+
+/// A `CircuitStatus` object, typed for the method's signature.
+pub struct StatusObject(pub Zval);
+
+impl IntoZval for StatusObject {
+    const TYPE: ext_php_rs::flags::DataType =
+        ext_php_rs::flags::DataType::object("Zeusi\\CircuitBreaker\\Status\\CircuitStatus");
+    const NULLABLE: bool = false;
+    fn set_zval(self, zval: &mut Zval, _persistent: bool) -> ext_php_rs::error::Result<()> {
+        *zval = self.0;
+        Ok(())
+    }
 }
 
 impl CircuitBreaker {
+    /// Stores an operator's command and delivers its event. A storage that
+    /// fails throws: the operator must know the command did not land.
+    fn command(&self, command: Command) -> Result<(), PhpException> {
+        let now = self.clock.now_ms();
+        self.with_events(now, |breaker, emit| breaker.command(command, now, emit))
+            .map_err(|error| storage_exception(error.to_string()))
+    }
+
     fn with_storage<T>(&self, run: impl for<'b> FnOnce(&Breaker<'b, dyn Storage + 'b>) -> T) -> T {
         let storage: &dyn Storage = match &self.userland {
             Some(userland) => userland,

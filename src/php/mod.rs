@@ -11,6 +11,7 @@ mod execution;
 mod memcached;
 mod redis;
 mod shared_memory;
+mod status;
 mod storage;
 mod typed;
 mod userland_storage;
@@ -86,6 +87,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<events::StorageFailed>()
         .class::<events::CircuitForced>()
         .class::<events::CircuitReset>()
+        .class::<status::CircuitStatus>()
         .class::<breaker::CircuitBreaker>()
         .class::<execution::CallExecutor>()
         .class::<execution::CallGate>()

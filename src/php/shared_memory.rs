@@ -9,12 +9,15 @@ use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::prelude::*;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
+use ext_php_rs::types::Zval;
+
 use super::classes::storage_interface;
+use super::status::list_circuits;
 use crate::core::counts::Tally;
 use crate::core::duration::Millis;
 use crate::core::machine::CircuitState;
-use crate::storage::shm::{Segment, SharedMemoryStorage as ShmStorage, parse_size};
 use crate::core::window::WindowGeometry;
+use crate::storage::shm::{Segment, SharedMemoryStorage as ShmStorage, parse_size};
 use crate::storage::{ListedCircuit, OutcomeRecord, Storage, StorageError};
 
 pub const SIZE_SETTING: &str = "circuit_breaker.shm_size";
@@ -186,6 +189,14 @@ impl SharedMemoryStorage {
         Self {
             storage: shared_storage(prefix),
         }
+    }
+
+    /// The status of every circuit of this prefix in the segment whose
+    /// service starts with `$prefix`: one pass over the table, no lock.
+    /// Window counts are left out (null).
+    #[php(defaults(prefix = String::new()))]
+    pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
+        list_circuits(&self.storage, &prefix, super::clock::system_now_ms())
     }
 }
 
