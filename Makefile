@@ -10,7 +10,7 @@ EXTENSION  := $(CURDIR)/build/circuit_breaker.so
 # absolute paths, so that none of them regenerates the others' bindings.
 CARGO      = PHP_CONFIG="$$(command -v $(PHP_CONFIG))" PHP="$$($(PHP_CONFIG) --php-binary)" cargo
 
-.PHONY: deps deps-build build lint test test-core test-phpt test-integration test-install demo demo-cli bench install clean
+.PHONY: deps deps-build build lint test test-core test-phpt test-integration test-install valgrind demo demo-cli bench install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -40,10 +40,17 @@ test-phpt: deps build
 # Real servers (php-fpm, redis-server standalone, TLS and cluster, memcached) on free loopback ports.
 test-integration: deps build
 	tests/integration/fpm-shared-memory.sh $(EXTENSION)
+	tests/integration/fpm-pool-extension.sh $(EXTENSION)
+	tests/integration/fpm-exit.sh $(EXTENSION)
 	tests/integration/redis.sh $(EXTENSION)
 	tests/integration/memcached.sh $(EXTENSION)
 
 test: lint test-core test-phpt test-integration test-install
+
+# The phpt suite under valgrind: fails on any invalid read or write. Slow
+# (several minutes), so not part of `make test`.
+valgrind: build
+	scripts/valgrind-phpt.sh $(EXTENSION)
 
 # The main job: PHP-FPM workers calling a failing upstream, with and without
 # the breaker; writes build/demo/demo.svg.

@@ -155,7 +155,7 @@ mod shared_memory {
     behaviours!(tests_over! {
         |clock: &Clock| Box::new(SharedMemory {
             clock: clock.clone(),
-            segment: Box::leak(Box::new(Segment::create(1 << 20).unwrap())),
+            segment: Box::leak(Box::new(Segment::create(1 << 20, 1.0).unwrap())),
         }) as Box<dyn Backend>;
     });
 }

@@ -83,7 +83,7 @@ fn shared_words(count: usize) -> &'static [AtomicU64] {
 }
 
 fn segment() -> &'static Segment {
-    Box::leak(Box::new(Segment::create(8 << 20).unwrap()))
+    Box::leak(Box::new(Segment::create(8 << 20, 1.0).unwrap()))
 }
 
 /// Reads the counts of `service` by counting one more success.

@@ -15,6 +15,13 @@ const EXPONENT_LIMITS: &str = "greater than 0 and at most 100";
 /// userland curves.
 pub trait RampCurve {
     fn admission_ratio(&self, progress: f64) -> f64;
+
+    /// The curve as its concrete type, for a host that must find what a
+    /// curve of its own holds (the PHP binding reports a userland curve's
+    /// object to PHP's cycle collector).
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 /// `ratio = initial^(1 - progress)`: equal time on each doubling.

@@ -1,6 +1,7 @@
 //! `CircuitBreaker`: one service's circuit, over a configuration, a storage,
 //! an optional listener and a clock.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use super::args::{ClockArg, ConfigurationArg, ListenerArg, ServiceName, StorageArg};
@@ -8,16 +9,18 @@ use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 
+use super::callback::{contain_panic, ending, finish};
 use super::classes::{
     CALL_NOT_PERMITTED, STORAGE_EXCEPTION, circuit_breaker_interface, in_scope_of, invalid_configuration,
-    manual_control_interface, new_exception, storage_exception,
+    logic_exception, manual_control_interface, new_exception, storage_exception,
 };
-use super::clock::Clock;
+use super::clock::{Clock, system_now_ms};
 use super::configuration::{Configuration, describe};
 use super::enums::State;
 use super::events::{PhpEvent, deliver};
 use super::memcached::MemcachedStorage;
 use super::redis::RedisStorage;
+use super::reentry::{Busy, refuse_reconstruction};
 use super::shared_memory::{ApcuStorage, SharedMemoryStorage};
 use super::status::CircuitStatus;
 use super::storage::InMemoryStorage;
@@ -40,15 +43,30 @@ pub struct CircuitBreaker {
     service: Vec<u8>,
     config: Rc<Config>,
     /// Keeps the configured rule objects alive for `OpeningCause`.
-    configuration: Zval,
-    storage: Zval,
+    pub(super) configuration: Zval,
+    pub(super) storage: Zval,
     /// The composition over a storage written in PHP, when it is one.
-    userland: Option<KvStorage<UserlandKeyValue>>,
-    listener: Option<Zval>,
-    clock: Clock,
+    pub(super) userland: Option<KvStorage<UserlandKeyValue>>,
+    pub(super) listener: Option<Zval>,
+    pub(super) clock: Clock,
+    /// Set while this breaker reads its clock and works on its storage:
+    /// PHP code called then (a storage, clock or curve written in PHP) that
+    /// calls back into this breaker is refused.
+    busy: Cell<bool>,
 }
 
-fn duration_ms(duration: Option<f64>) -> Result<Option<Millis>, PhpException> {
+/// Why the core did not run, or did not finish, for a call.
+enum Interrupted {
+    /// A call back into a breaker (or an in-memory storage) already at work.
+    Reentered(PhpException),
+    /// The script is ending (`exit()`, a fatal error): nothing is stored.
+    Ending,
+    /// A bug in the extension, with what the panic said.
+    Panicked(String),
+}
+
+/// A duration given from PHP: null, or finite seconds, at least 0.
+pub fn duration_ms(duration: Option<f64>) -> Result<Option<Millis>, PhpException> {
     match duration {
         None => Ok(None),
         Some(seconds) if seconds.is_finite() && seconds >= 0.0 => Ok(Some(seconds_to_millis(seconds))),
@@ -70,7 +88,8 @@ impl CircuitBreaker {
         eventListener: Option<ListenerArg<'_>>,
         clock: Option<ClockArg<'_>>,
     ) -> Result<Self, PhpException> {
-        let native = native_storage(storage.0);
+        refuse_reconstruction::<Self>()?;
+        let native = native_storage(storage.0).map(|(storage, _)| storage);
         let userland = match native {
             Some(_) => None,
             None => {
@@ -105,30 +124,35 @@ impl CircuitBreaker {
             listener: eventListener.map(|listener| listener.0.shallow_clone()),
             userland,
             clock: Clock::from_arg(clock.map(|clock| clock.0)),
+            busy: Cell::new(false),
         })
     }
 
-    pub fn acquire_permission(&self) -> bool {
-        self.acquire() == Permission::Permitted
+    pub fn acquire_permission(&self) -> Result<bool, PhpException> {
+        finish(self.acquire().map(|permission| permission == Permission::Permitted))
     }
 
     #[php(optional = duration)]
     pub fn register_success(&self, duration: Option<f64>) -> Result<(), PhpException> {
-        self.register(Outcome::Success, duration_ms(duration)?);
-        Ok(())
+        finish(duration_ms(duration).and_then(|duration| self.register(Outcome::Success, duration)))
     }
 
     #[php(optional = duration)]
     pub fn register_failure(&self, duration: Option<f64>) -> Result<(), PhpException> {
-        self.register(Outcome::Failure, duration_ms(duration)?);
-        Ok(())
+        finish(duration_ms(duration).and_then(|duration| self.register(Outcome::Failure, duration)))
     }
 
     pub fn get_state(&self) -> Result<State, PhpException> {
-        let now = self.clock.now_ms();
-        self.with_storage(|breaker| breaker.state(now))
-            .map(State::from)
-            .map_err(|error| storage_exception(error.to_string()))
+        let state = match self.with_core(&mut |_| {}, |breaker, now, _| breaker.state(now)) {
+            Ok((state, _)) => state
+                .map(State::from)
+                .map_err(|error| storage_exception(error.to_string())),
+            Err(Interrupted::Reentered(exception)) => Err(exception),
+            // The engine ignores what a method returns while the script ends.
+            Err(Interrupted::Ending) => Ok(State::Closed),
+            Err(Interrupted::Panicked(message)) => Err(storage_exception(internal_error(&message).to_string())),
+        };
+        finish(state)
     }
 
     pub fn get_service(&self) -> Bytes<'_> {
@@ -139,34 +163,35 @@ impl CircuitBreaker {
     /// on every worker and server sharing the storage; then the circuit is
     /// closed with a fresh window.
     pub fn force_open(&self, duration: f64) -> Result<(), PhpException> {
-        self.command(Command::ForceOpen(forced_duration_ms(duration)?))
+        finish(forced_duration_ms(duration).and_then(|duration| self.command(Command::ForceOpen(duration))))
     }
 
     /// Every call is permitted for `$duration` seconds; outcomes are still
     /// counted but open nothing. Then the circuit is closed with a fresh window.
     pub fn force_closed(&self, duration: f64) -> Result<(), PhpException> {
-        self.command(Command::ForceClosed(forced_duration_ms(duration)?))
+        finish(forced_duration_ms(duration).and_then(|duration| self.command(Command::ForceClosed(duration))))
     }
 
     /// Closed now, with a fresh window, ending any forced state and backoff.
     pub fn reset(&self) -> Result<(), PhpException> {
-        self.command(Command::Reset)
+        finish(self.command(Command::Reset))
     }
 
     /// A `Status\CircuitStatus`: the state the next call finds (changing
     /// nothing), since and until when, the open duration and the window.
-    #[php(name = "getStatus")]
     pub fn get_status(&self) -> Result<StatusObject, PhpException> {
-        let now = self.clock.now_ms();
-        let (status, window) = self
-            .with_storage(|breaker| breaker.status(now))
-            .map_err(|error| storage_exception(error.to_string()))?;
-        Ok(StatusObject(CircuitStatus::of_breaker(
-            &self.service,
-            status,
-            &window,
-            &self.config,
-        )))
+        let status = match self.with_core(&mut |_| {}, |breaker, now, _| breaker.status(now)) {
+            Ok((status, _)) => status
+                .map(|(status, window)| {
+                    StatusObject(CircuitStatus::of_breaker(&self.service, status, &window, &self.config))
+                })
+                .map_err(|error| storage_exception(error.to_string())),
+            Err(Interrupted::Reentered(exception)) => Err(exception),
+            // The engine ignores what a method returns while the script ends.
+            Err(Interrupted::Ending) => Ok(StatusObject(Zval::new())),
+            Err(Interrupted::Panicked(message)) => Err(storage_exception(internal_error(&message).to_string())),
+        };
+        finish(status)
     }
 }
 
@@ -196,51 +221,94 @@ impl IntoZval for StatusObject {
 }
 
 impl CircuitBreaker {
+    /// Runs the core for one call: reads the clock, then `run` on the
+    /// storage, `emit` collecting its events. Refuses to run when this
+    /// breaker or its in-memory storage is already at work up the stack, or
+    /// when the script is ending; contains a panic.
+    fn with_core<T>(
+        &self,
+        emit: &mut dyn FnMut(Event),
+        run: impl for<'b> FnOnce(&Breaker<'b, dyn Storage + 'b>, Millis, &mut dyn FnMut(Event)) -> T,
+    ) -> Result<(T, Millis), Interrupted> {
+        let reentered = || Interrupted::Reentered(self.reentered());
+        let _busy = Busy::enter(&self.busy).ok_or_else(reentered)?;
+        let (storage, storage_busy): (&dyn Storage, _) = match &self.userland {
+            Some(userland) => (userland, None),
+            None => native_storage(&self.storage).expect("checked at construction"),
+        };
+        let _storage_busy = match storage_busy {
+            Some(flag) => Some(Busy::enter(flag).ok_or_else(reentered)?),
+            None => None,
+        };
+        contain_panic(|| {
+            let now = self.clock.now_ms();
+            if ending().is_some() {
+                return Err(Interrupted::Ending);
+            }
+            let breaker = Breaker {
+                service: &self.service,
+                config: &self.config,
+                storage,
+            };
+            let result = run(&breaker, now, emit);
+            Ok((result, now))
+        })
+        .map_err(Interrupted::Panicked)?
+    }
+
+    fn reentered(&self) -> PhpException {
+        logic_exception(format!(
+            "The circuit breaker of '{}' was called while it is already at work on a call, by its storage, clock or ramp curve (or by the clock of its InMemoryStorage): such calls are refused",
+            self.service_name()
+        ))
+    }
+
+    /// Runs the core for a call that acquires or registers, and delivers the
+    /// events it emitted. Without a listener, events are not even collected.
+    /// A panic is a storage failure: the call gets `failed_open` (permitted,
+    /// the outcome dropped) and a `StorageFailed` event.
+    fn with_events<T>(
+        &self,
+        failed_open: T,
+        run: impl for<'b> FnOnce(&Breaker<'b, dyn Storage + 'b>, Millis, &mut dyn FnMut(Event)) -> T,
+    ) -> Result<T, PhpException> {
+        let collect = self.listener.is_some();
+        let mut events = Vec::new();
+        let mut emit = |event| {
+            if collect {
+                events.push(event);
+            }
+        };
+        let (result, now) = match self.with_core(&mut emit, run) {
+            Ok(done) => done,
+            Err(Interrupted::Reentered(exception)) => return Err(exception),
+            Err(Interrupted::Ending) => return Ok(failed_open),
+            Err(Interrupted::Panicked(message)) => {
+                emit(Event::StorageFailed(internal_error(&message)));
+                (failed_open, system_now_ms())
+            }
+        };
+        self.emit(events, now);
+        Ok(result)
+    }
+
     /// Stores an operator's command and delivers its event. A storage that
     /// fails throws: the operator must know the command did not land.
     fn command(&self, command: Command) -> Result<(), PhpException> {
-        let now = self.clock.now_ms();
-        self.with_events(now, |breaker, emit| breaker.command(command, now, emit))
+        let not_stored = Err(StorageError::Unavailable("the command was not stored".into()));
+        self.with_events(not_stored, |breaker, now, emit| breaker.command(command, now, emit))?
             .map_err(|error| storage_exception(error.to_string()))
     }
 
-    fn with_storage<T>(&self, run: impl for<'b> FnOnce(&Breaker<'b, dyn Storage + 'b>) -> T) -> T {
-        let storage: &dyn Storage = match &self.userland {
-            Some(userland) => userland,
-            None => native_storage(&self.storage).expect("checked at construction"),
-        };
-        run(&Breaker {
-            service: &self.service,
-            config: &self.config,
-            storage,
-        })
-    }
-
     /// Acquires a permission and delivers the events it caused.
-    pub fn acquire(&self) -> Permission {
-        let now = self.clock.now_ms();
-        self.with_events(now, |breaker, emit| breaker.acquire(now, emit))
+    pub fn acquire(&self) -> Result<Permission, PhpException> {
+        self.with_events(Permission::Permitted, |breaker, now, emit| breaker.acquire(now, emit))
     }
 
-    pub fn register(&self, outcome: Outcome, duration_ms: Option<Millis>) {
-        let now = self.clock.now_ms();
-        self.with_events(now, |breaker, emit| breaker.register(outcome, duration_ms, now, emit));
-    }
-
-    /// Runs `run` on the storage, then delivers the events it emitted. Without
-    /// a listener, events are not even collected.
-    fn with_events<T>(
-        &self,
-        now: Millis,
-        run: impl for<'b> FnOnce(&Breaker<'b, dyn Storage + 'b>, &mut dyn FnMut(Event)) -> T,
-    ) -> T {
-        if self.listener.is_none() {
-            return self.with_storage(|breaker| run(breaker, &mut |_| {}));
-        }
-        let mut events = Vec::new();
-        let result = self.with_storage(|breaker| run(breaker, &mut |event| events.push(event)));
-        self.emit(events, now);
-        result
+    pub fn register(&self, outcome: Outcome, duration_ms: Option<Millis>) -> Result<(), PhpException> {
+        self.with_events((), |breaker, now, emit| {
+            breaker.register(outcome, duration_ms, now, emit)
+        })
     }
 
     pub fn get_service_zval(&self) -> Zval {
@@ -257,6 +325,10 @@ impl CircuitBreaker {
         let Some(listener) = &self.listener else {
             return;
         };
+        // A script that is ending runs no more PHP code, listeners included.
+        if ending().is_some() {
+            return;
+        }
         let time = now as f64 / 1_000.0;
         let service = self.service_name();
         for event in events {
@@ -300,25 +372,36 @@ impl CircuitBreaker {
     }
 }
 
-/// The Rust storage behind a storage object of this extension.
-fn native_storage(storage: &Zval) -> Option<&(dyn Storage + '_)> {
+/// The Rust storage behind a storage object of this extension, with the
+/// flag that marks it at work when its operations call into PHP (the clock of
+/// an `InMemoryStorage`).
+type NativeStorage<'a> = (&'a (dyn Storage + 'a), Option<&'a Cell<bool>>);
+
+fn native_storage(storage: &Zval) -> Option<NativeStorage<'_>> {
     fn inner<T: ext_php_rs::class::RegisteredClass>(object: &ext_php_rs::types::ZendObject) -> Option<&T> {
         ZendClassObject::<T>::from_zend_obj(object)?.obj.as_ref()
     }
     let object = storage.object()?;
     if let Some(memory) = inner::<InMemoryStorage>(object) {
-        return Some(&memory.storage);
+        return Some((&memory.storage, Some(&memory.busy)));
     }
     if let Some(shared) = inner::<SharedMemoryStorage>(object) {
-        return Some(&shared.storage);
+        return Some((&shared.storage, None));
     }
     if let Some(redis) = inner::<RedisStorage>(object) {
-        return Some(&redis.storage);
+        return Some((&redis.storage, None));
     }
     if let Some(memcached) = inner::<MemcachedStorage>(object) {
-        return Some(&memcached.storage);
+        return Some((&memcached.storage, None));
     }
-    inner::<ApcuStorage>(object).map(|shared| &shared.storage as &dyn Storage)
+    inner::<ApcuStorage>(object).map(|shared| (&shared.storage as &dyn Storage, None))
+}
+
+/// A panic, reported as the storage failure it caused.
+fn internal_error(message: &str) -> StorageError {
+    StorageError::Unavailable(format!(
+        "internal error of the extension, the call is let through: {message}"
+    ))
 }
 
 fn storage_error(error: &StorageError) -> Zval {

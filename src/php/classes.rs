@@ -234,6 +234,11 @@ fn invalid_argument_exception() -> &'static ClassEntry {
     spl_class("spl_ce_InvalidArgumentException")
 }
 
+/// A `LogicException`: a misuse of the API by the code that calls it.
+pub fn logic_exception(message: String) -> PhpException {
+    PhpException::new(message, 0, spl_class("spl_ce_LogicException"))
+}
+
 /// Runs `f` with the engine's scope set to `class`, so that it can reach the
 /// protected properties of our exceptions, as their own methods would.
 pub fn in_scope_of<T>(class: &ClassSlot, f: impl FnOnce() -> T) -> T {
@@ -328,7 +333,7 @@ pub fn register_exceptions() -> ext_php_rs::error::Result<()> {
 pub fn new_exception(class: &ClassSlot, message: &str) -> Zval {
     let zval = ZendObject::new(class.get()).into_zval(false).unwrap_or_default();
     if let Some(object) = zval.object() {
-        let _ = object.try_call_method("__construct", vec![&message]);
+        let _ = super::callback::call_method(object, "__construct", vec![&message]);
     }
     zval
 }

@@ -3,9 +3,11 @@
 
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
-use ext_php_rs::zend::Function;
 
+use super::callback::{call_function, call_method, finish, overrides};
 use super::classes::{clock_interface, invalid_configuration};
+use super::configuration::shown_float;
+use super::reentry::refuse_reconstruction;
 use super::typed::DateTime;
 use crate::core::duration::{Millis, format_float};
 use crate::core::error::ConfigError;
@@ -29,8 +31,14 @@ pub fn system_now_ms() -> Millis {
     now.tv_sec * 1_000 + now.tv_nsec / 1_000_000
 }
 
-fn call_function(name: &str, args: Vec<&dyn ext_php_rs::convert::IntoZvalDyn>) -> Option<Zval> {
-    Function::try_from_function(name)?.try_call(args).ok()
+/// The times a `MockClock` can show: from the epoch to the last second of
+/// year 9999, where `DateTimeImmutable` and the millisecond counts of the
+/// core are both exact.
+const MOCK_RANGE: std::ops::RangeInclusive<f64> = 0.0..=253_402_300_799.0;
+macro_rules! mock_range_text {
+    () => {
+        "from 0 to 253402300799 (9999-12-31 23:59:59 UTC)"
+    };
 }
 
 /// A `DateTimeImmutable` at `seconds` since the epoch, in UTC.
@@ -47,7 +55,7 @@ fn seconds_of(value: &Zval) -> Option<f64> {
     if let Some(long) = value.long() {
         return Some(long as f64);
     }
-    let formatted = value.object()?.try_call_method("format", vec![&"U.u"]).ok()?;
+    let formatted = call_method(value.object()?, "format", vec![&"U.u"]).ok()?;
     formatted.str()?.parse().ok()
 }
 
@@ -63,7 +71,7 @@ impl SystemClock {
     }
 
     pub fn now(&self) -> DateTime {
-        DateTime(date_time(system_seconds()))
+        finish(DateTime(date_time(system_seconds())))
     }
 }
 
@@ -79,12 +87,41 @@ impl MockClock {
     /// `$now` is a Unix timestamp in seconds, a date string, or a date.
     #[php(optional = now)]
     pub fn __construct(now: Option<&Zval>) -> Result<Self, PhpException> {
+        finish(Self::new(now))
+    }
+
+    pub fn now(&self) -> DateTime {
+        finish(DateTime(date_time(self.seconds.get())))
+    }
+
+    pub fn sleep(&self, seconds: f64) -> Result<(), PhpException> {
+        let now = self.seconds.get();
+        let latest = MOCK_RANGE.end() - now;
+        if !(0.0..=latest).contains(&seconds) {
+            return Err(invalid_configuration(ConfigError::new(
+                "seconds",
+                format!("{} (the clock is at {})", shown_float(seconds), format_float(now)),
+                concat!(
+                    "a number of seconds, at least 0, that keeps the clock at a time ",
+                    mock_range_text!()
+                ),
+            )));
+        }
+        self.seconds.set(now + seconds);
+        Ok(())
+    }
+}
+
+impl MockClock {
+    fn new(now: Option<&Zval>) -> Result<Self, PhpException> {
+        refuse_reconstruction::<Self>()?;
         let default = Zval::new();
         let now = now.unwrap_or(&default);
         let seconds = if now.is_null() {
             Some(system_seconds())
         } else if now.is_string() {
             call_function("date_create_immutable", vec![&now.str().unwrap_or_default()])
+                .ok()
                 .filter(Zval::is_object)
                 .and_then(|date| seconds_of(&date))
         } else {
@@ -94,29 +131,19 @@ impl MockClock {
             invalid_configuration(ConfigError::new(
                 "now",
                 super::configuration::describe(now),
-                "a finite Unix timestamp, a date string or a DateTimeImmutable",
+                concat!(
+                    "a Unix timestamp ",
+                    mock_range_text!(),
+                    ", a date string or a DateTimeImmutable in that range"
+                ),
             ))
         };
-        let seconds = seconds.filter(|seconds| seconds.is_finite()).ok_or_else(invalid)?;
+        let seconds = seconds
+            .filter(|seconds| MOCK_RANGE.contains(seconds))
+            .ok_or_else(invalid)?;
         Ok(Self {
             seconds: std::cell::Cell::new(seconds),
         })
-    }
-
-    pub fn now(&self) -> DateTime {
-        DateTime(date_time(self.seconds.get()))
-    }
-
-    pub fn sleep(&self, seconds: f64) -> Result<(), PhpException> {
-        if !seconds.is_finite() || seconds < 0.0 {
-            return Err(invalid_configuration(ConfigError::new(
-                "seconds",
-                format_float(seconds),
-                "a finite number of seconds, at least 0",
-            )));
-        }
-        self.seconds.set(self.seconds.get() + seconds);
-        Ok(())
     }
 }
 
@@ -128,14 +155,23 @@ pub enum Clock {
 }
 
 impl Clock {
-    /// From an optional `ClockInterface` argument.
+    /// From an optional `ClockInterface` argument. A subclass of ours that
+    /// overrides `now()` is read through PHP, as any clock written in PHP.
     pub fn from_arg(clock: Option<&Zval>) -> Self {
         match clock.and_then(|zval| zval.object().map(|object| (zval, object))) {
             None => Self::System,
-            Some((zval, object)) if ZendClassObject::<MockClock>::from_zend_obj(object).is_some() => {
+            Some((zval, object))
+                if ZendClassObject::<MockClock>::from_zend_obj(object).is_some()
+                    && !overrides::<MockClock>(object, &["now"]) =>
+            {
                 Self::Mock(zval.shallow_clone())
             }
-            Some((_, object)) if ZendClassObject::<SystemClock>::from_zend_obj(object).is_some() => Self::System,
+            Some((_, object))
+                if ZendClassObject::<SystemClock>::from_zend_obj(object).is_some()
+                    && !overrides::<SystemClock>(object, &["now"]) =>
+            {
+                Self::System
+            }
             Some((zval, _)) => Self::Userland(zval.shallow_clone()),
         }
     }
@@ -150,7 +186,7 @@ impl Clock {
                 .map_or_else(system_seconds, |mock| mock.seconds.get()),
             Self::Userland(zval) => zval
                 .object()
-                .and_then(|object| object.try_call_method("now", vec![]).ok())
+                .and_then(|object| call_method(object, "now", vec![]).ok())
                 .and_then(|now| seconds_of(&now))
                 .unwrap_or_else(system_seconds),
         }

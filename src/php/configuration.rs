@@ -6,6 +6,7 @@ use super::args::{CurveArg, PolicyArg};
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, Zval};
 
+use super::callback::{call_method, overrides};
 use super::classes::{half_open_policy_interface, invalid_configuration, opening_rule_interface, ramp_curve_interface};
 use crate::core::config::Config;
 use crate::core::duration::format_float;
@@ -184,20 +185,41 @@ impl RampCurve for UserlandCurve {
         let ratio = self
             .object
             .object()
-            .and_then(|object| object.try_call_method("computeAdmissionRatio", vec![&progress]).ok())
+            .and_then(|object| call_method(object, "computeAdmissionRatio", vec![&progress]).ok())
             .and_then(|ratio| ratio.double().or_else(|| ratio.long().map(|long| long as f64)));
-        // A curve that throws or returns nonsense admits nothing; its
-        // exception goes on to the caller, as any exception of user code.
+        // A curve that throws, ends the script or returns nonsense admits
+        // nothing; its exception goes on to the caller, as any exception of
+        // user code.
         ratio.unwrap_or(f64::NAN)
+    }
+
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
     }
 }
 
+/// The PHP object of a policy's curve when it is written in PHP.
+pub(super) fn userland_curve_object(policy: &HalfOpenPolicy) -> Option<&Zval> {
+    match policy {
+        HalfOpenPolicy::Ramp { curve, .. } => curve
+            .as_any()?
+            .downcast_ref::<UserlandCurve>()
+            .map(|curve| &curve.object),
+        _ => None,
+    }
+}
+
+/// A curve of ours is computed natively, unless a subclass overrides its
+/// computation: then it is called through PHP, as a curve written in PHP.
 fn curve_of(curve: &Zval) -> Rc<dyn RampCurve> {
+    const COMPUTE: [&str; 1] = ["computeAdmissionRatio"];
     let object = curve.object().expect("typed as RampCurveInterface");
-    if let Some(native) = native::<ExponentialRampCurve>(object) {
+    if let Some(native) =
+        native::<ExponentialRampCurve>(object).filter(|_| !overrides::<ExponentialRampCurve>(object, &COMPUTE))
+    {
         return Rc::new(native.curve);
     }
-    if let Some(native) = native::<PowerRampCurve>(object) {
+    if let Some(native) = native::<PowerRampCurve>(object).filter(|_| !overrides::<PowerRampCurve>(object, &COMPUTE)) {
         return Rc::new(native.curve);
     }
     Rc::new(UserlandCurve {
@@ -287,7 +309,7 @@ pub struct Configuration {
     pub config: Rc<Config>,
     /// The rules as given, for `OpeningCause::$openingRule`.
     pub rules: Vec<Zval>,
-    policy: Zval,
+    pub(super) policy: Zval,
 }
 
 #[php_impl]
@@ -362,13 +384,23 @@ impl Configuration {
     }
 }
 
+/// A float as an error message shows it: huge values in exponent form,
+/// not their hundreds of digits.
+pub fn shown_float(value: f64) -> String {
+    if value.is_finite() && value.abs() >= 1e15 {
+        format!("{value:e}")
+    } else {
+        format_float(value)
+    }
+}
+
 /// A value as an error message shows it.
 pub fn describe(value: &Zval) -> String {
     if let Some(object) = value.object() {
         return object.get_class_name().unwrap_or_else(|_| "object".into());
     }
     if let Some(double) = value.double() {
-        return format_float(double);
+        return shown_float(double);
     }
     if let Some(long) = value.long() {
         return long.to_string();

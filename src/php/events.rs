@@ -5,6 +5,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
+use super::callback::{CallError, call_method};
 use super::classes::event_interface;
 use super::enums::State;
 
@@ -16,7 +17,7 @@ macro_rules! event_class {
         pub struct $rust {
             service: String,
             time: f64,
-            $($field: $ty,)*
+            $(pub(super) $field: $ty,)*
         }
     };
 }
@@ -137,7 +138,7 @@ impl StorageFailed {
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\Opening\\OpeningCause")]
 pub struct OpeningCause {
-    opening_rule: Zval,
+    pub(super) opening_rule: Zval,
     matching_outcomes: i64,
     evaluated_outcomes: i64,
 }
@@ -230,7 +231,9 @@ impl PhpEvent {
 }
 
 /// Hands an event to the listener. A listener that throws never breaks the
-/// call it observes: its exception is dropped here.
+/// call it observes: its exception is dropped here. A listener that ends the
+/// script (`exit()`, a fatal error) ends it: the caller's own exception goes
+/// with it.
 pub fn deliver(listener: &Zval, event: PhpEvent, service: &str, time: f64) {
     let Some(object) = listener.object() else {
         return;
@@ -239,8 +242,11 @@ pub fn deliver(listener: &Zval, event: PhpEvent, service: &str, time: f64) {
     // caller's own, which CallExecutor rethrows): keep it aside meanwhile.
     let pending = ExecutorGlobals::take_exception();
     let event = event.into_object(service.to_owned(), time);
-    let _ = object.try_call_method("handleEvent", vec![&event]);
-    drop(ExecutorGlobals::take_exception());
+    match call_method(object, "handleEvent", vec![&event]) {
+        Err(CallError::Ending(_)) => return,
+        Err(CallError::Threw(_)) => drop(ExecutorGlobals::take_exception()),
+        Ok(_) | Err(CallError::Pending | CallError::NotCallable(_)) => {}
+    }
     if let Some(pending) = pending {
         let _ = ext_php_rs::exception::throw_object(pending.into_zval(false).unwrap_or_default());
     }

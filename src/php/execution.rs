@@ -7,20 +7,65 @@ use std::time::Instant;
 use super::args::{BreakerArg, CallableArg, ClassifierArg, ThrowableArg};
 use ext_php_rs::convert::{FromZval, IntoZval};
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendCallable, Zval};
+use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ExecutorGlobals;
 
-use super::breaker::{call_not_permitted, native_breaker};
+use super::breaker::{CircuitBreaker, call_not_permitted, duration_ms, native_breaker};
+use super::callback::{CallError, call_callable, call_method, ending, finish, overrides};
 use super::classes::{CALL_NOT_PERMITTED, outcome_classifier_interface};
 use super::enums::{Outcome, State};
+use super::reentry::refuse_reconstruction;
 use crate::breaker::Permission;
-use crate::core::duration::seconds_to_millis;
+
+/// The methods of `CircuitBreakerInterface`: a subclass of `CircuitBreaker`
+/// that overrides any of them is called through PHP, so its overrides run.
+const BREAKER_METHODS: [&str; 5] = [
+    "acquirePermission",
+    "registerSuccess",
+    "registerFailure",
+    "getState",
+    "getService",
+];
+
+/// The breaker of an executor or a gate, resolved once at construction.
+pub(super) enum ProtectingBreaker {
+    /// A `CircuitBreaker` of ours, called directly.
+    Native(Zval),
+    /// Any other `CircuitBreakerInterface`, called through PHP.
+    Userland(Zval),
+}
 
 /// What a breaker and a classifier do for a call, shared by the executor
 /// and the gate.
-struct Protection {
-    breaker: Zval,
-    classifier: Option<Zval>,
+pub(super) struct Protection {
+    pub(super) breaker: ProtectingBreaker,
+    pub(super) classifier: Option<Zval>,
+}
+
+/// Each attempt holds its own references, so that each object reports to
+/// the cycle collector exactly the references it owns.
+impl Clone for Protection {
+    fn clone(&self) -> Self {
+        Self {
+            breaker: match &self.breaker {
+                ProtectingBreaker::Native(zval) => ProtectingBreaker::Native(zval.shallow_clone()),
+                ProtectingBreaker::Userland(zval) => ProtectingBreaker::Userland(zval.shallow_clone()),
+            },
+            classifier: self.classifier.as_ref().map(Zval::shallow_clone),
+        }
+    }
+}
+
+/// Why a call may not run.
+enum Refusal {
+    /// The circuit did not permit it: the exception to throw.
+    NotPermitted(Zval),
+    /// An exception to throw.
+    Raised(PhpException),
+    /// An exception, `exit()` or a fatal error is already under way in the
+    /// engine (the breaker threw or ended the script): return at once and
+    /// let it go on.
+    Pending,
 }
 
 fn thrown(exception: Zval) -> PhpException {
@@ -29,127 +74,188 @@ fn thrown(exception: Zval) -> PhpException {
 
 impl Protection {
     fn new(breaker: BreakerArg<'_>, classifier: Option<ClassifierArg<'_>>) -> Self {
+        let zval = breaker.0.shallow_clone();
+        let native = native_breaker(breaker.0).is_some()
+            && breaker
+                .0
+                .object()
+                .is_some_and(|object| !overrides::<CircuitBreaker>(object, &BREAKER_METHODS));
         Self {
-            breaker: breaker.0.shallow_clone(),
+            breaker: if native {
+                ProtectingBreaker::Native(zval)
+            } else {
+                ProtectingBreaker::Userland(zval)
+            },
             classifier: classifier.map(|classifier| classifier.0.shallow_clone()),
         }
     }
 
-    /// Acquires a permission, or the `CallNotPermittedException` to throw.
-    fn admit(&self) -> Result<(), PhpException> {
-        if let Some(native) = native_breaker(&self.breaker) {
-            return match native.acquire() {
-                Permission::Permitted => Ok(()),
-                Permission::Rejected { phase, retry_after_ms } => Err(thrown(call_not_permitted(
-                    native.get_service_zval(),
-                    phase.into(),
-                    retry_after_ms,
-                ))),
+    /// Acquires a permission, or says why the call may not run.
+    fn admit(&self) -> Result<(), Refusal> {
+        let breaker =
+            match &self.breaker {
+                ProtectingBreaker::Native(zval) => {
+                    let native = native_breaker(zval).expect("checked at construction");
+                    return match native.acquire().map_err(Refusal::Raised)? {
+                        _ if ending().is_some() => Err(Refusal::Pending),
+                        Permission::Permitted => Ok(()),
+                        Permission::Rejected { phase, retry_after_ms } => Err(Refusal::NotPermitted(
+                            call_not_permitted(native.get_service_zval(), phase.into(), retry_after_ms),
+                        )),
+                    };
+                }
+                ProtectingBreaker::Userland(zval) => zval.object().expect("typed as CircuitBreakerInterface"),
             };
-        }
-        let breaker = self.breaker.object().expect("typed as CircuitBreakerInterface");
-        let permitted = breaker.try_call_method("acquirePermission", vec![])?;
-        if permitted.is_true() || ExecutorGlobals::has_exception() {
+        // A breaker that throws, or ends the script, permits nothing: its
+        // exception (or the exit) goes on to the caller, and the call never
+        // runs, so nothing is registered for it.
+        let permitted = call_method(breaker, "acquirePermission", vec![]).map_err(|_| Refusal::Pending)?;
+        if permitted.is_true() {
             return Ok(());
         }
-        let service = breaker.try_call_method("getService", vec![])?;
-        let state = breaker.try_call_method("getState", vec![])?;
+        let service = call_method(breaker, "getService", vec![]).map_err(|_| Refusal::Pending)?;
+        let state = call_method(breaker, "getState", vec![]).map_err(|_| Refusal::Pending)?;
         let state = State::from_zval(&state).unwrap_or(State::Open);
-        Err(thrown(call_not_permitted(service, state, None)))
+        Err(Refusal::NotPermitted(call_not_permitted(service, state, None)))
     }
 
+    /// The outcome the classifier gives `value`; `None` when it gives none,
+    /// throws (its exception goes on) or ends the script.
     fn classify(&self, method: &str, value: &Zval, default: Outcome) -> Option<Outcome> {
         let Some(classifier) = self.classifier.as_ref().and_then(Zval::object) else {
             return Some(default);
         };
-        let outcome = classifier.try_call_method(method, vec![value]).ok()?;
+        let outcome = call_method(classifier, method, vec![value]).ok()?;
         Outcome::from_zval(&outcome)
     }
 
-    fn register(&self, outcome: Option<Outcome>, duration: Option<f64>) {
-        let Some(outcome) = outcome else { return };
-        if let Some(native) = native_breaker(&self.breaker) {
-            let duration_ms = duration.filter(|d| d.is_finite() && *d >= 0.0).map(seconds_to_millis);
-            native.register(outcome.into(), duration_ms);
-            return;
+    /// `duration`: seconds, already checked by `duration_ms`.
+    fn register(&self, outcome: Option<Outcome>, duration: Option<f64>) -> Result<(), PhpException> {
+        let Some(outcome) = outcome else { return Ok(()) };
+        if ending().is_some() {
+            return Ok(());
         }
+        let breaker = match &self.breaker {
+            ProtectingBreaker::Native(zval) => {
+                let native = native_breaker(zval).expect("checked at construction");
+                return native.register(outcome.into(), duration_ms(duration)?);
+            }
+            ProtectingBreaker::Userland(zval) => zval,
+        };
         let method = match outcome {
             Outcome::Success => "registerSuccess",
             Outcome::Failure => "registerFailure",
         };
-        if let Some(breaker) = self.breaker.object() {
-            let _ = breaker.try_call_method(method, vec![&duration]);
+        if let Some(breaker) = breaker.object() {
+            // Its exception, if it throws, goes on to the caller.
+            let _ = call_method(breaker, method, vec![&duration]);
         }
+        Ok(())
     }
 
-    fn register_result(&self, result: &Zval, duration: Option<f64>) {
-        self.register(self.classify("classifyResult", result, Outcome::Success), duration);
+    fn register_result(&self, result: &Zval, duration: Option<f64>) -> Result<(), PhpException> {
+        self.register(self.classify("classifyResult", result, Outcome::Success), duration)
     }
 
-    fn register_exception(&self, exception: &Zval, duration: Option<f64>) {
+    fn register_exception(&self, exception: &Zval, duration: Option<f64>) -> Result<(), PhpException> {
         self.register(
             self.classify("classifyException", exception, Outcome::Failure),
             duration,
-        );
+        )
     }
 }
 
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\Execution\\CallExecutor")]
 pub struct CallExecutor {
-    protection: Protection,
+    pub(super) protection: Protection,
 }
 
 #[php_impl]
 impl CallExecutor {
     /// Without a classifier, every exception is a failure and every result a success.
     #[php(optional = classifier)]
-    pub fn __construct(breaker: BreakerArg<'_>, classifier: Option<ClassifierArg<'_>>) -> Self {
-        Self {
+    pub fn __construct(breaker: BreakerArg<'_>, classifier: Option<ClassifierArg<'_>>) -> Result<Self, PhpException> {
+        refuse_reconstruction::<Self>()?;
+        Ok(Self {
             protection: Protection::new(breaker, classifier),
-        }
+        })
     }
 
     /// Runs `$call` if the circuit permits it, registers its outcome with its
     /// duration, and returns its result or rethrows its exception unchanged.
-    pub fn execute(&self, call: ZendCallable<'_>) -> Result<Zval, PhpException> {
-        self.protection.admit()?;
-        let started = Instant::now();
-        let result = call.try_call(vec![]);
-        let duration = Some(started.elapsed().as_secs_f64());
-        if let Some(exception) = ExecutorGlobals::take_exception() {
-            let exception = exception.into_zval(false)?;
-            self.protection.register_exception(&exception, duration);
-            return Err(thrown(exception));
+    /// A call that ends the script (`exit()`, a fatal error) registers nothing.
+    pub fn execute(&self, call: CallableArg<'_>) -> Result<Zval, PhpException> {
+        finish(self.run(call.0))
+    }
+}
+
+impl CallExecutor {
+    fn run(&self, call: &Zval) -> Result<Zval, PhpException> {
+        match self.protection.admit() {
+            Ok(()) => {}
+            Err(Refusal::NotPermitted(exception)) => return Err(thrown(exception)),
+            Err(Refusal::Raised(exception)) => return Err(exception),
+            // The engine goes on with what is pending; our result is ignored.
+            Err(Refusal::Pending) => return Ok(Zval::new()),
         }
-        let result = result?;
-        self.protection.register_result(&result, duration);
-        Ok(result)
+        let started = Instant::now();
+        let result = call_callable(call, vec![]);
+        let duration = Some(started.elapsed().as_secs_f64());
+        match result {
+            Ok(result) => {
+                self.protection.register_result(&result, duration)?;
+                Ok(result)
+            }
+            Err(CallError::Threw(_)) => {
+                let Some(exception) = ExecutorGlobals::take_exception() else {
+                    return Ok(Zval::new());
+                };
+                let exception = exception.into_zval(false)?;
+                self.protection.register_exception(&exception, duration)?;
+                if ending().is_some() {
+                    return Ok(Zval::new());
+                }
+                Err(thrown(exception))
+            }
+            Err(CallError::Ending(_) | CallError::Pending) => Ok(Zval::new()),
+            Err(error @ CallError::NotCallable(_)) => Err(PhpException::from_message(format!(
+                "CallExecutor::execute(): the callable {error}"
+            ))),
+        }
     }
 }
 
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\Execution\\CallGate")]
 pub struct CallGate {
-    protection: std::rc::Rc<Protection>,
+    pub(super) protection: Protection,
 }
 
 #[php_impl]
 impl CallGate {
     #[php(optional = classifier)]
-    pub fn __construct(breaker: BreakerArg<'_>, classifier: Option<ClassifierArg<'_>>) -> Self {
-        Self {
-            protection: std::rc::Rc::new(Protection::new(breaker, classifier)),
-        }
+    pub fn __construct(breaker: BreakerArg<'_>, classifier: Option<ClassifierArg<'_>>) -> Result<Self, PhpException> {
+        refuse_reconstruction::<Self>()?;
+        Ok(Self {
+            protection: Protection::new(breaker, classifier),
+        })
     }
 
     /// Admits a call, or throws `CallNotPermittedException`.
     pub fn admit(&self) -> Result<Attempt, PhpException> {
-        self.protection.admit()?;
-        Ok(Attempt {
+        let registered = match self.protection.admit() {
+            Ok(()) => false,
+            Err(Refusal::NotPermitted(exception)) => return finish(Err(thrown(exception))),
+            Err(Refusal::Raised(exception)) => return finish(Err(exception)),
+            // The engine throws what is pending and drops this attempt,
+            // which registers nothing.
+            Err(Refusal::Pending) => true,
+        };
+        finish(Ok(Attempt {
             protection: self.protection.clone(),
-            registered: Cell::new(false),
-        })
+            registered: Cell::new(registered),
+        }))
     }
 }
 
@@ -157,24 +263,29 @@ impl CallGate {
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\Execution\\Attempt")]
 pub struct Attempt {
-    protection: std::rc::Rc<Protection>,
+    pub(super) protection: Protection,
     registered: Cell<bool>,
 }
 
+/// `$duration` follows the rule of `CircuitBreaker::registerSuccess()`.
 #[php_impl]
 impl Attempt {
     #[php(optional = duration)]
-    pub fn register_result(&self, result: &Zval, duration: Option<f64>) {
-        if !self.registered.replace(true) {
-            self.protection.register_result(result, duration);
+    pub fn register_result(&self, result: &Zval, duration: Option<f64>) -> Result<(), PhpException> {
+        duration_ms(duration)?;
+        if self.registered.replace(true) {
+            return Ok(());
         }
+        finish(self.protection.register_result(result, duration))
     }
 
     #[php(optional = duration)]
-    pub fn register_exception(&self, exception: ThrowableArg<'_>, duration: Option<f64>) {
-        if !self.registered.replace(true) {
-            self.protection.register_exception(exception.0, duration);
+    pub fn register_exception(&self, exception: ThrowableArg<'_>, duration: Option<f64>) -> Result<(), PhpException> {
+        duration_ms(duration)?;
+        if self.registered.replace(true) {
+            return Ok(());
         }
+        finish(self.protection.register_exception(exception.0, duration))
     }
 }
 
@@ -184,13 +295,16 @@ impl Attempt {
 #[php(name = "Zeusi\\CircuitBreaker\\Execution\\CallbackOutcomeClassifier")]
 #[php(implements(ce = outcome_classifier_interface, stub = "\\Zeusi\\CircuitBreaker\\Execution\\OutcomeClassifierInterface"))]
 pub struct CallbackOutcomeClassifier {
-    on_exception: Zval,
-    on_result: Option<Zval>,
+    pub(super) on_exception: Zval,
+    pub(super) on_result: Option<Zval>,
 }
 
 fn outcome_from(callback: &Zval, argument: &Zval) -> Result<Option<Outcome>, PhpException> {
-    let returned = ZendCallable::new(callback)?.try_call(vec![argument])?;
-    if returned.is_null() || ExecutorGlobals::has_exception() {
+    // Its exception, or the end of the script, goes on to the caller.
+    let Ok(returned) = call_callable(callback, vec![argument]) else {
+        return Ok(None);
+    };
+    if returned.is_null() {
         return Ok(None);
     }
     Outcome::from_zval(&returned)
@@ -201,20 +315,24 @@ fn outcome_from(callback: &Zval, argument: &Zval) -> Result<Option<Outcome>, Php
 #[php_impl]
 impl CallbackOutcomeClassifier {
     #[php(optional = resultClassifier)]
-    pub fn __construct(exceptionClassifier: CallableArg<'_>, resultClassifier: Option<CallableArg<'_>>) -> Self {
-        Self {
+    pub fn __construct(
+        exceptionClassifier: CallableArg<'_>,
+        resultClassifier: Option<CallableArg<'_>>,
+    ) -> Result<Self, PhpException> {
+        refuse_reconstruction::<Self>()?;
+        Ok(Self {
             on_exception: exceptionClassifier.0.shallow_clone(),
             on_result: resultClassifier.map(|callback| callback.0.shallow_clone()),
-        }
+        })
     }
 
     pub fn classify_exception(&self, exception: ThrowableArg<'_>) -> Result<Option<Outcome>, PhpException> {
-        outcome_from(&self.on_exception, exception.0)
+        finish(outcome_from(&self.on_exception, exception.0))
     }
 
     pub fn classify_result(&self, result: &Zval) -> Result<Option<Outcome>, PhpException> {
         match &self.on_result {
-            Some(callback) => outcome_from(callback, result),
+            Some(callback) => finish(outcome_from(callback, result)),
             None => Ok(Some(Outcome::Success)),
         }
     }

@@ -2,14 +2,18 @@
 
 mod args;
 mod breaker;
+mod callback;
 mod classes;
 mod clock;
 mod configuration;
 mod enums;
 mod events;
 mod execution;
+mod gc;
+mod late_load;
 mod memcached;
 mod redis;
+mod reentry;
 mod shared_memory;
 mod status;
 mod storage;
@@ -24,7 +28,9 @@ use ext_php_rs::zend::ModuleEntry;
 /// Runs in MINIT before the classes of the macros are registered: those
 /// implement our interfaces, which must exist first.
 fn startup(_ty: i32, module_number: i32) -> i32 {
+    callback::install_panic_hook();
     shared_memory::startup(module_number);
+    gc::install_handlers();
     match classes::register_interfaces().and_then(|()| classes::register_exceptions()) {
         Ok(()) => 0,
         Err(_) => 1,
@@ -33,6 +39,12 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
 
 extern "C" fn shutdown(_ty: i32, _module_number: i32) -> i32 {
     shared_memory::shutdown();
+    late_load::shutdown();
+    0
+}
+
+extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
+    late_load::request_startup();
     0
 }
 
@@ -61,6 +73,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
     module
         .info_function(info)
         .shutdown_function(shutdown)
+        .request_startup_function(request_startup)
         .enumeration::<enums::State>()
         .enumeration::<enums::Outcome>()
         .class::<configuration::FailureRateRule>()

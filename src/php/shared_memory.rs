@@ -17,14 +17,16 @@ use crate::core::counts::Tally;
 use crate::core::duration::Millis;
 use crate::core::machine::CircuitState;
 use crate::core::window::WindowGeometry;
-use crate::storage::shm::{Segment, SharedMemoryStorage as ShmStorage, parse_size};
+use crate::storage::shm::{DEFAULT_MAX_SHARE, Segment, SharedMemoryStorage as ShmStorage, parse_size};
 use crate::storage::{ListedCircuit, OutcomeRecord, Storage, StorageError};
 
 pub const SIZE_SETTING: &str = "circuit_breaker.shm_size";
 const DEFAULT_SIZE: &str = "32M";
+const SHARE_SETTING: &str = "circuit_breaker.shm_max_share";
 
-static INI_ENTRIES: IniEntryDefs<2> = IniEntryDefs::new([
+static INI_ENTRIES: IniEntryDefs<3> = IniEntryDefs::new([
     IniEntryDef::new(c"circuit_breaker.shm_size", c"32M", IniEntryPermission::System),
+    IniEntryDef::new(c"circuit_breaker.shm_max_share", c"0.5", IniEntryPermission::System),
     IniEntryDef::end(),
 ]);
 
@@ -36,15 +38,21 @@ static SEGMENT_ERROR: Mutex<String> = Mutex::new(String::new());
 /// Registers the ini settings and maps the segment.
 pub fn startup(module_number: i32) {
     IniEntryDef::register(INI_ENTRIES.as_slice(), module_number);
-    let configured = ExecutorGlobals::get()
-        .ini_values()
-        .get(SIZE_SETTING)
-        .cloned()
-        .flatten()
-        .unwrap_or_else(|| DEFAULT_SIZE.to_owned());
+    let ini = ExecutorGlobals::get().ini_values();
+    let setting = |name: &str| ini.get(name).cloned().flatten();
+    let configured = setting(SIZE_SETTING).unwrap_or_else(|| DEFAULT_SIZE.to_owned());
+    let share = setting(SHARE_SETTING);
     let result = parse_size(&configured)
         .ok_or_else(|| format!("{SIZE_SETTING} = '{configured}' is not a size (such as 32M)"))
-        .and_then(|size| Segment::create(size).map_err(|error| error.to_string()));
+        .and_then(|size| match &share {
+            None => Ok((size, DEFAULT_MAX_SHARE)),
+            Some(share) => share
+                .trim()
+                .parse::<f64>()
+                .map(|parsed| (size, parsed))
+                .map_err(|_| format!("{SHARE_SETTING} = '{share}' is not a number (such as 0.5)")),
+        })
+        .and_then(|(size, share)| Segment::create(size, share).map_err(|error| error.to_string()));
     match result {
         Ok(segment) => {
             let previous = SEGMENT.swap(Box::into_raw(Box::new(segment)), Ordering::AcqRel);
@@ -96,6 +104,18 @@ pub fn info_rows() -> Vec<(&'static str, String)> {
                 (
                     "failures to allocate",
                     header.allocation_failures.load(Ordering::Relaxed).to_string(),
+                ),
+                (
+                    "circuits per prefix at most",
+                    format!(
+                        "{} ({SHARE_SETTING} = {})",
+                        segment.max_per_prefix(),
+                        segment.max_share()
+                    ),
+                ),
+                (
+                    "claims refused by the share",
+                    header.share_refusals.load(Ordering::Relaxed).to_string(),
                 ),
             ]
         }

@@ -1,14 +1,16 @@
 //! The storage classes PHP code constructs.
 
+use std::cell::Cell;
+use std::rc::Rc;
+
 use super::args::ClockArg;
 use ext_php_rs::prelude::*;
 
-use super::classes::storage_interface;
-use std::rc::Rc;
-
 use ext_php_rs::types::Zval;
 
+use super::classes::{logic_exception, storage_interface};
 use super::clock::Clock;
+use super::reentry::refuse_reconstruction;
 use super::status::list_circuits;
 use crate::storage::memory::InMemoryStorage as MemoryStorage;
 
@@ -17,26 +19,37 @@ use crate::storage::memory::InMemoryStorage as MemoryStorage;
 #[php(implements(ce = storage_interface, stub = "\\Zeusi\\CircuitBreaker\\Storage\\StorageInterface"))]
 pub struct InMemoryStorage {
     pub storage: MemoryStorage,
-    clock: Rc<Clock>,
+    /// Also held by the storage's expiry clock; reported to the collector once.
+    pub(super) clock: Rc<Clock>,
+    /// Set while a breaker works on this storage: its clock may be PHP code,
+    /// called with the circuits borrowed, which must not come back here.
+    pub busy: Cell<bool>,
 }
 
 #[php_impl]
 impl InMemoryStorage {
     /// `$clock` expires idle circuits; pass the breaker's clock in tests.
     #[php(optional = clock)]
-    pub fn __construct(clock: Option<ClockArg<'_>>) -> Self {
+    pub fn __construct(clock: Option<ClockArg<'_>>) -> Result<Self, PhpException> {
+        refuse_reconstruction::<Self>()?;
         let clock = Rc::new(Clock::from_arg(clock.map(|clock| clock.0)));
-        let expiry = clock.clone();
-        Self {
-            storage: MemoryStorage::new(Box::new(move || expiry.now_ms())),
+        let expiry_clock = Rc::clone(&clock);
+        Ok(Self {
+            storage: MemoryStorage::new(Box::new(move || expiry_clock.now_ms())),
             clock,
-        }
+            busy: Cell::new(false),
+        })
     }
 
     /// The status of every circuit whose service starts with `$prefix`, at
     /// the storage's clock; window counts are left out (null).
     #[php(defaults(prefix = String::new()))]
     pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
+        if self.busy.get() {
+            return Err(logic_exception(
+                "InMemoryStorage::listCircuits() was called while a breaker is at work on this storage, by its clock: such calls are refused".into(),
+            ));
+        }
         list_circuits(&self.storage, &prefix, self.clock.now_ms())
     }
 }

@@ -9,9 +9,11 @@
 //! ```
 
 use ext_php_rs::convert::IntoZval;
-use ext_php_rs::types::{ZendHashTable, Zval};
-use ext_php_rs::zend::{ExecutorGlobals, Function};
+use ext_php_rs::types::{ArrayKey, ZendHashTable, Zval};
+use ext_php_rs::zend::ExecutorGlobals;
 
+use super::callback::{CallError, call_method, has_method};
+use super::configuration::describe;
 use super::typed::Bytes;
 use crate::core::duration::Millis;
 use crate::storage::StorageError;
@@ -21,21 +23,17 @@ pub const PRIMITIVES: [&str; 3] = ["increment", "getMultiple", "compareAndSet"];
 
 /// The primitives `object` lacks.
 pub fn missing_primitives(object: &Zval) -> Vec<&'static str> {
-    let Some(method_exists) = Function::try_from_function("method_exists") else {
-        return vec![];
+    let Some(object) = object.object() else {
+        return PRIMITIVES.to_vec();
     };
     PRIMITIVES
         .into_iter()
-        .filter(|method| {
-            !method_exists
-                .try_call(vec![object, method])
-                .is_ok_and(|exists| exists.is_true())
-        })
+        .filter(|method| !has_method(object, method))
         .collect()
 }
 
 pub struct UserlandKeyValue {
-    object: Zval,
+    pub(super) object: Zval,
 }
 
 fn seconds(ttl_ms: Millis) -> i64 {
@@ -44,19 +42,29 @@ fn seconds(ttl_ms: Millis) -> i64 {
 
 impl UserlandKeyValue {
     /// Calls a primitive; an exception it throws becomes a storage failure.
+    /// An `exit()` or a fatal error in it ends the call here; the script ends
+    /// once the breaker's method returns.
     fn call(&self, method: &str, arguments: Vec<&dyn ext_php_rs::convert::IntoZvalDyn>) -> Result<Zval, StorageError> {
-        let object = self.object.object().expect("a storage object");
-        let result = object.try_call_method(method, arguments);
-        if let Some(exception) = ExecutorGlobals::take_exception() {
-            let class = exception.get_class_name().unwrap_or_default();
-            let message = exception
-                .try_call_method("getMessage", vec![])
-                .ok()
-                .and_then(|message| message.string())
-                .unwrap_or_default();
-            return Err(StorageError::Userland(format!("{method}() threw {class}: {message}")));
+        let object = self
+            .object
+            .object()
+            .ok_or_else(|| StorageError::Userland("the storage is not an object".into()))?;
+        match call_method(object, method, arguments) {
+            Ok(result) => Ok(result),
+            Err(CallError::Threw(_)) => {
+                let exception = ExecutorGlobals::take_exception();
+                let class = exception
+                    .as_ref()
+                    .and_then(|exception| exception.get_class_name().ok())
+                    .unwrap_or_default();
+                let message = exception
+                    .and_then(|exception| call_method(&exception, "getMessage", vec![]).ok())
+                    .and_then(|message| message.string())
+                    .unwrap_or_default();
+                Err(StorageError::Userland(format!("{method}() threw {class}: {message}")))
+            }
+            Err(error) => Err(StorageError::Userland(format!("{method}(): {error}"))),
         }
-        result.map_err(|error| StorageError::Userland(format!("{method}() could not be called: {error}")))
     }
 }
 
@@ -75,19 +83,21 @@ impl KeyValue for UserlandKeyValue {
             .into_zval(false)
             .map_err(|error| StorageError::Userland(error.to_string()))?;
         let found = self.call("getMultiple", vec![&requested])?;
-        let found: &ZendHashTable = found
-            .array()
-            .ok_or_else(|| StorageError::Userland("getMultiple() must return an array".into()))?;
-        Ok(keys
-            .iter()
+        let found: &ZendHashTable = found.array().ok_or_else(|| {
+            StorageError::Userland(format!(
+                "getMultiple() must return an array keyed by the keys found, it returned {}",
+                describe(&found)
+            ))
+        })?;
+        check_keys(found)?;
+        keys.iter()
             .map(|key| {
-                let value = found.get(std::str::from_utf8(key).ok()?)?;
-                match value.long() {
-                    Some(long) => Some(long.to_string().into_bytes()),
-                    None => value.zend_str().map(|text| text.as_bytes().to_vec()),
-                }
+                let Some(value) = found.get(std::str::from_utf8(key).unwrap_or_default()) else {
+                    return Ok(None);
+                };
+                stored_value(key, value).map(Some)
             })
-            .collect())
+            .collect()
     }
 
     fn compare_and_set(
@@ -105,6 +115,49 @@ impl KeyValue for UserlandKeyValue {
         )?;
         Ok(stored.is_true())
     }
+}
+
+/// A multi-get answers with the keys found as its keys: a list (as Redis'
+/// MGET returns) would otherwise read as "all absent". Keys not asked for
+/// are ignored.
+fn check_keys(found: &ZendHashTable) -> Result<(), StorageError> {
+    match found.iter().find_map(|(key, _)| match key {
+        ArrayKey::Long(index) => Some(index),
+        ArrayKey::String(_) | ArrayKey::Str(_) | ArrayKey::ZendString(_) => None,
+    }) {
+        Some(index) => Err(StorageError::Userland(format!(
+            "getMultiple() returned an array with the integer key {index} (a list?): it must return the values found keyed by their keys"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// A value read back: the state (its key ends in `:s`, see `storage::kv`) is
+/// text the composition parses; every other key is a counter, an int or a
+/// string of digits, never silently read as 0.
+fn stored_value(key: &[u8], value: &Zval) -> Result<Vec<u8>, StorageError> {
+    let is_state = key.ends_with(b":s");
+    let is_count = |text: &[u8]| {
+        let digits = text.trim_ascii();
+        !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
+    };
+    let text = match (value.long(), value.zend_str()) {
+        (Some(long), _) if long >= 0 => Some(long.to_string().into_bytes()),
+        (_, Some(text)) if is_state || is_count(text.as_bytes()) => Some(text.as_bytes().to_vec()),
+        _ => None,
+    };
+    text.ok_or_else(|| {
+        StorageError::Userland(format!(
+            "getMultiple() returned {} for the key '{}': {}",
+            describe(value),
+            String::from_utf8_lossy(key),
+            if is_state {
+                "a state is a string"
+            } else {
+                "a counter is an int of at least 0, or a string of digits"
+            }
+        ))
+    })
 }
 
 pub fn userland_storage(object: &Zval) -> KvStorage<UserlandKeyValue> {

@@ -55,8 +55,8 @@ echo $breaker->getState()->value, "\n";
 1.250000
 now by default
 system clock
-Invalid now: 'not a date' given, expected a finite Unix timestamp, a date string or a DateTimeImmutable
-Invalid now: NAN given, expected a finite Unix timestamp, a date string or a DateTimeImmutable
-Invalid seconds: -1 given, expected a finite number of seconds, at least 0
+Invalid now: 'not a date' given, expected a Unix timestamp from 0 to 253402300799 (9999-12-31 23:59:59 UTC), a date string or a DateTimeImmutable in that range
+Invalid now: NAN given, expected a Unix timestamp from 0 to 253402300799 (9999-12-31 23:59:59 UTC), a date string or a DateTimeImmutable in that range
+Invalid seconds: -1 (the clock is at 1.25) given, expected a number of seconds, at least 0, that keeps the clock at a time from 0 to 253402300799 (9999-12-31 23:59:59 UTC)
 open at 1764000000
 half_open

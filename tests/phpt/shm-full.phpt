@@ -2,6 +2,7 @@
 A full shared memory segment fails clearly: the call is permitted, StorageFailed names the setting to raise, getState() throws
 --INI--
 circuit_breaker.shm_size=20K
+circuit_breaker.shm_max_share=1
 --FILE--
 <?php
 require __DIR__ . '/bootstrap.inc';

@@ -1,5 +1,5 @@
 --TEST--
-phpinfo() shows the shared memory segment: size, circuits in use, capacity, reuses and failures to allocate
+phpinfo() shows the shared memory segment: size, circuits in use, capacity, reuses, failures to allocate and the share of a prefix
 --INI--
 circuit_breaker.shm_size=1M
 --FILE--
@@ -26,4 +26,6 @@ circuits in use => 1
 circuit capacity => 168
 idle circuits reused => 0
 failures to allocate => 0
+circuits per prefix at most => %d (circuit_breaker.shm_max_share = 0.5)
+claims refused by the share => 0
 1M

@@ -7,6 +7,12 @@
 //! compare-and-set of the state word, whose winner alone emits the event.
 //! Only claiming a record for a new service takes the insert lock, a robust
 //! mutex that a killed holder does not leave held.
+//!
+//! A call never costs more than a bounded look, however full the segment:
+//! a name's record lies among `PROBE_WINDOW` places (double hashing), a full
+//! segment or a prefix at its share is looked at again at most once per
+//! `CLAIM_RETRY_MS` (everyone else is refused at once), and a process
+//! remembers for as long a name it was refused a record for.
 
 mod segment;
 mod words;
@@ -16,7 +22,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::atomic::Ordering;
 
-use segment::{InsertGuard, NAME_BYTES, Record};
+use segment::{InsertGuard, NAME_BYTES, PrefixUsage, Record};
 pub use segment::{SLOTS, Segment, SegmentError};
 use words::{
     CounterTag, EMPTY, claiming_key, decode_state, encode_info, encode_state, increment_counter, is_claiming, is_ready,
@@ -37,6 +43,19 @@ const TOUCH_EVERY_MS: u64 = 1_000;
 
 /// A record's time to live before a process first says how long.
 const DEFAULT_TTL_MS: u64 = 3_600_000;
+
+/// How many places a name's record may take: a lookup reads at most this
+/// many keys. With double hashing a window is all taken with a probability
+/// of about load^64, under 0.2% at 90% load.
+const PROBE_WINDOW: usize = 64;
+
+/// How long a refused claim stands: a full segment (or a prefix at its
+/// share) is looked at again at most once per interval, and a process
+/// treats a name it was refused a record for as absent for as long.
+pub const CLAIM_RETRY_MS: u64 = 1_000;
+
+/// The default of `circuit_breaker.shm_max_share`.
+pub const DEFAULT_MAX_SHARE: f64 = 0.5;
 
 /// A segment size as PHP writes sizes: `32M`, `512K`, `1G`, or bytes.
 pub fn parse_size(value: &str) -> Option<usize> {
@@ -80,13 +99,71 @@ fn hashes(name: &[u8]) -> (u64, u64) {
     (hash_with(0x9e37_79b9) >> 2, hash_with(0x85eb_ca6b) | 1)
 }
 
-/// What a process remembers of a name: its hashes, and where its record
-/// was last found.
+/// What a process remembers of a name: its hashes, where its record was
+/// last found, or until when it is refused one.
 #[derive(Clone, Copy)]
 struct Identity {
     hash: u64,
     check: u64,
     index: Option<usize>,
+    refused: Option<(u64, Refusal)>,
+}
+
+impl Identity {
+    fn of(name: &[u8]) -> Self {
+        let (hash, check) = hashes(name);
+        Self {
+            hash,
+            check,
+            index: None,
+            refused: None,
+        }
+    }
+
+    fn refusal(&self, now: u64) -> Option<Refusal> {
+        self.refused
+            .filter(|&(until, _)| now < until)
+            .map(|(_, refusal)| refusal)
+    }
+}
+
+/// Why no record could be claimed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refusal {
+    /// Every record is in use and none is idle.
+    Full,
+    /// The places of this name are all taken, though others are free.
+    Crowded,
+    /// The prefix holds its share of the records.
+    Share,
+}
+
+enum ClaimError {
+    Refused(Refusal),
+    Lock(String),
+}
+
+/// The places of a name's record, in order: its home, then steps of a
+/// stride from the second hash, coprime with the capacity so that a small
+/// table's window covers all of it.
+fn probe_sequence(identity: &Identity, capacity: usize) -> impl Iterator<Item = usize> {
+    let start = (identity.hash % capacity as u64) as usize;
+    let mut stride = if capacity > 1 {
+        1 + (identity.check % (capacity as u64 - 1)) as usize
+    } else {
+        1
+    };
+    while greatest_common_divisor(stride, capacity) != 1 {
+        stride = stride % (capacity - 1) + 1;
+    }
+    (0..capacity.min(PROBE_WINDOW)).map(move |step| (start + step * stride) % capacity)
+}
+
+fn greatest_common_divisor(mut a: usize, mut b: usize) -> usize {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
 }
 
 /// FxHash (as in rustc): the hash of this process's own cache only, where
@@ -192,12 +269,20 @@ thread_local! {
 pub struct SharedMemoryStorage {
     segment: &'static Segment,
     prefix: Vec<u8>,
+    /// The hash of the prefix, which the share of records is counted by.
+    owner: u64,
     clock: ExpiryClock,
 }
 
 impl SharedMemoryStorage {
     pub fn new(segment: &'static Segment, prefix: Vec<u8>, clock: ExpiryClock) -> Self {
-        Self { segment, prefix, clock }
+        let owner = hashes(&prefix).1;
+        Self {
+            segment,
+            prefix,
+            owner,
+            clock,
+        }
     }
 
     fn now(&self) -> u64 {
@@ -209,13 +294,10 @@ impl SharedMemoryStorage {
             && record.check.load(Ordering::Acquire) == identity.check
     }
 
-    /// The record of a name, probing from its home slot up to the first
+    /// The record of a name, looking through its places up to the first
     /// free one: records are never freed, so a probe sequence is never cut.
     fn probe(&self, identity: &Identity) -> Option<(usize, &'static Record)> {
-        let capacity = self.segment.capacity();
-        let start = (identity.hash % capacity as u64) as usize;
-        for offset in 0..capacity {
-            let index = (start + offset) % capacity;
+        for index in probe_sequence(identity, self.segment.capacity()) {
             let record = self.segment.record(index);
             if record.key.load(Ordering::Acquire) == EMPTY {
                 return None;
@@ -244,28 +326,58 @@ impl SharedMemoryStorage {
         KNOWN.with_borrow_mut(|known| {
             write_stored_name(&mut known.name, &self.prefix, service);
             let (remembered, was_last) = known.get();
-            let mut identity = remembered.unwrap_or_else(|| {
-                let (hash, check) = hashes(&known.name);
-                Identity {
-                    hash,
-                    check,
-                    index: None,
-                }
-            });
+            let mut identity = remembered.unwrap_or_else(|| Identity::of(&known.name));
+            // Refused a record a moment ago: absent, and refused again,
+            // without looking.
+            if identity.index.is_none()
+                && let Some(refusal) = identity.refusal(now)
+            {
+                return if create {
+                    Err(self.refusal_error(refusal))
+                } else {
+                    Ok(None)
+                };
+            }
             // A reuse racing this call makes `touch` fail; the next lookup
             // sees the reused record as another service's and looks further.
             for _ in 0..3 {
-                let remembered = identity.index.map(|index| (index, self.segment.record(index)));
-                let found = match remembered
-                    .filter(|(_, record)| Self::owns(record, &identity))
-                    .or_else(|| self.probe(&identity))
-                {
+                let remembered = identity
+                    .index
+                    .map(|index| (index, self.segment.record(index)))
+                    .filter(|(_, record)| Self::owns(record, &identity));
+                // Read before looking: while a full segment refuses every
+                // claim, a name found absent stays absent until then.
+                let full_until = match remembered {
+                    Some(_) => 0,
+                    None => self.segment.header().claim_retry_at.load(Ordering::Acquire),
+                };
+                let found = match remembered.or_else(|| self.probe(&identity)) {
                     Some(found) => Some(found),
-                    None if create => Some(self.insert(&identity, service, now)?),
+                    None if now < full_until => {
+                        identity.index = None;
+                        identity.refused = Some((full_until, Refusal::Full));
+                        known.remember(identity);
+                        return if create {
+                            Err(self.refusal_error(Refusal::Full))
+                        } else {
+                            Ok(None)
+                        };
+                    }
+                    None if create => match self.insert(&identity, service, now) {
+                        Ok(found) => Some(found),
+                        Err(ClaimError::Refused(refusal)) => {
+                            identity.index = None;
+                            identity.refused = Some((now + CLAIM_RETRY_MS, refusal));
+                            known.remember(identity);
+                            return Err(self.refusal_error(refusal));
+                        }
+                        Err(ClaimError::Lock(error)) => return Err(StorageError::Unavailable(error)),
+                    },
                     None => None,
                 };
-                let changed = identity.index != found.map(|(index, _)| index);
+                let changed = identity.index != found.map(|(index, _)| index) || identity.refused.is_some();
                 identity.index = found.map(|(index, _)| index);
+                identity.refused = None;
                 match found {
                     Some((_, record)) if !self.touch(record, identity.hash, identity.check, now) => {
                         identity.index = None
@@ -285,13 +397,18 @@ impl SharedMemoryStorage {
     }
 
     /// Claims a record under the insert lock: a free one, else the first
-    /// idle one in the probe sequence.
-    fn insert(&self, identity: &Identity, service: &[u8], now: u64) -> Result<(usize, &'static Record), StorageError> {
+    /// idle one among the name's places; at its prefix's share, only an
+    /// idle record of the same prefix.
+    fn insert(&self, identity: &Identity, service: &[u8], now: u64) -> Result<(usize, &'static Record), ClaimError> {
         let Identity { hash, check, .. } = *identity;
+        let header = self.segment.header();
+        if now < header.claim_retry_at.load(Ordering::Relaxed) {
+            return Err(ClaimError::Refused(Refusal::Full));
+        }
         let guard = self
             .segment
             .lock()
-            .map_err(|error| StorageError::Unavailable(error.to_string()))?;
+            .map_err(|error| ClaimError::Lock(error.to_string()))?;
         if guard.recovered {
             self.repair(&guard);
         }
@@ -299,16 +416,33 @@ impl SharedMemoryStorage {
         if let Some(found) = self.probe(identity) {
             return Ok(found);
         }
-        let capacity = self.segment.capacity();
-        let start = (hash % capacity as u64) as usize;
-        for offset in 0..capacity {
-            let index = (start + offset) % capacity;
+        let Some(usage) = self.prefix_usage(self.owner, true, &guard) else {
+            return Err(ClaimError::Refused(Refusal::Full));
+        };
+        // A share of the whole segment is no limit: full is full.
+        let max_per_prefix = self.segment.max_per_prefix();
+        let at_share =
+            max_per_prefix < self.segment.capacity() && usage.records.load(Ordering::Relaxed) >= max_per_prefix as u64;
+        if at_share && now < usage.retry_at.load(Ordering::Relaxed) {
+            header.share_refusals.fetch_add(1, Ordering::Relaxed);
+            return Err(ClaimError::Refused(Refusal::Share));
+        }
+        let places: Vec<usize> = probe_sequence(identity, self.segment.capacity()).collect();
+        for (position, &index) in places.iter().enumerate() {
             let record = self.segment.record(index);
             let current = record.key.load(Ordering::SeqCst);
             if current == EMPTY {
+                // At its share, a prefix takes a free place only by giving
+                // up an idle record of its own further on (a record past
+                // the first free place would never be found).
+                if at_share && !self.retire_idle_own(&places[position + 1..], hash, usage, now) {
+                    break;
+                }
                 record.key.store(claiming_key(hash), Ordering::SeqCst);
-                self.segment.header().records_in_use.fetch_add(1, Ordering::Relaxed);
-            } else if !(is_ready(current) && self.is_idle(record, now)) {
+                header.records_in_use.fetch_add(1, Ordering::Relaxed);
+            } else if !(is_ready(current) && self.is_idle(record, now))
+                || (at_share && record.owner.load(Ordering::Relaxed) != self.owner)
+            {
                 continue;
             } else if record
                 .key
@@ -322,20 +456,121 @@ impl SharedMemoryStorage {
                     .compare_exchange(claiming_key(hash), current, Ordering::SeqCst, Ordering::SeqCst);
                 continue;
             } else {
-                self.segment.header().records_reused.fetch_add(1, Ordering::Relaxed);
+                header.records_reused.fetch_add(1, Ordering::Relaxed);
             }
+            self.change_owner(record, usage, &guard);
             Self::initialize(record, hash, check, now, [&self.prefix, service]);
             return Ok((index, record));
         }
-        self.segment
-            .header()
-            .allocation_failures
-            .fetch_add(1, Ordering::Relaxed);
-        Err(StorageError::Full(format!(
-            "the shared memory holds {} circuits, all in use: raise circuit_breaker.shm_size (now {} bytes)",
-            capacity,
-            self.segment.size()
-        )))
+        if at_share {
+            usage.retry_at.store(now + CLAIM_RETRY_MS, Ordering::Relaxed);
+            header.share_refusals.fetch_add(1, Ordering::Relaxed);
+            return Err(ClaimError::Refused(Refusal::Share));
+        }
+        header.allocation_failures.fetch_add(1, Ordering::Relaxed);
+        if header.records_in_use.load(Ordering::Relaxed) >= self.segment.capacity() as u64 {
+            header.claim_retry_at.store(now + CLAIM_RETRY_MS, Ordering::Relaxed);
+            Err(ClaimError::Refused(Refusal::Full))
+        } else {
+            Err(ClaimError::Refused(Refusal::Crowded))
+        }
+    }
+
+    /// Leaves to nobody the first idle record of this prefix among `places`
+    /// (as `repair` does: still in its probe sequences, free to be reused),
+    /// so that the prefix may claim a free place in its stead.
+    fn retire_idle_own(&self, places: &[usize], hash: u64, usage: &PrefixUsage, now: u64) -> bool {
+        for &index in places {
+            let record = self.segment.record(index);
+            let current = record.key.load(Ordering::SeqCst);
+            if !is_ready(current) || record.owner.load(Ordering::Relaxed) != self.owner || !self.is_idle(record, now) {
+                continue;
+            }
+            if record
+                .key
+                .compare_exchange(current, claiming_key(hash), Ordering::SeqCst, Ordering::SeqCst)
+                .is_err()
+            {
+                continue;
+            }
+            if !self.is_idle(record, now) {
+                let _ = record
+                    .key
+                    .compare_exchange(claiming_key(hash), current, Ordering::SeqCst, Ordering::SeqCst);
+                continue;
+            }
+            record.check.store(0, Ordering::Relaxed);
+            record.last_used.store(0, Ordering::Relaxed);
+            record.owner.store(0, Ordering::Relaxed);
+            let _ = usage
+                .records
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |count| count.checked_sub(1));
+            record.key.store(current, Ordering::SeqCst);
+            return true;
+        }
+        false
+    }
+
+    /// The entry counting the records of `owner`, made when `create` and
+    /// absent (in a free entry, or one whose prefix holds no record).
+    fn prefix_usage(&self, owner: u64, create: bool, _guard: &InsertGuard<'_>) -> Option<&'static PrefixUsage> {
+        let capacity = self.segment.capacity();
+        let start = (owner % capacity as u64) as usize;
+        let mut unused = None;
+        for offset in 0..capacity {
+            let entry = self.segment.prefix_usage((start + offset) % capacity);
+            match entry.owner.load(Ordering::Relaxed) {
+                current if current == owner => return Some(entry),
+                0 => {
+                    unused.get_or_insert(entry);
+                    break;
+                }
+                _ if entry.records.load(Ordering::Relaxed) == 0 => {
+                    unused.get_or_insert(entry);
+                }
+                _ => {}
+            }
+        }
+        let entry = unused.filter(|_| create)?;
+        entry.owner.store(owner, Ordering::Relaxed);
+        entry.records.store(0, Ordering::Relaxed);
+        entry.retry_at.store(0, Ordering::Relaxed);
+        Some(entry)
+    }
+
+    /// Counts a claimed record for this storage's prefix, and no longer for
+    /// the prefix that held it.
+    fn change_owner(&self, record: &Record, usage: &PrefixUsage, guard: &InsertGuard<'_>) {
+        let previous = record.owner.swap(self.owner, Ordering::Relaxed);
+        if previous != 0
+            && let Some(previous) = self.prefix_usage(previous, false, guard)
+        {
+            let _ = previous
+                .records
+                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |count| count.checked_sub(1));
+        }
+        usage.records.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn refusal_error(&self, refusal: Refusal) -> StorageError {
+        let capacity = self.segment.capacity();
+        let size = self.segment.size();
+        StorageError::Full(match refusal {
+            Refusal::Full => format!(
+                "the shared memory holds {capacity} circuits, all in use: raise circuit_breaker.shm_size (now {size} bytes)"
+            ),
+            Refusal::Crowded => format!(
+                "no free record among the {} places of this circuit ({} of {capacity} circuits in use): raise circuit_breaker.shm_size (now {size} bytes)",
+                capacity.min(PROBE_WINDOW),
+                self.segment.header().records_in_use.load(Ordering::Relaxed),
+            ),
+            Refusal::Share => format!(
+                "the prefix '{}' holds {} of the {capacity} circuits of the shared memory, its share: raise circuit_breaker.shm_max_share (now {}) or circuit_breaker.shm_size (now {size} bytes), or use fewer service names",
+                String::from_utf8_lossy(&self.prefix),
+                self.segment.max_per_prefix(),
+                self.segment.max_share(),
+            ),
+        })
     }
 
     fn is_idle(&self, record: &Record, now: u64) -> bool {

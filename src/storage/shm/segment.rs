@@ -2,10 +2,13 @@
 //! PHP-FPM master forks its workers, so that they all see it.
 //!
 //! ```text
-//! +--------+----------+----------+-----+--------------+
-//! | Header | Record 0 | Record 1 | ... | Record N - 1 |
-//! +--------+----------+----------+-----+--------------+
+//! +--------+----------+-----+--------------+---------------------+
+//! | Header | Record 0 | ... | Record N - 1 | PrefixUsage 0..N-1  |
+//! +--------+----------+-----+--------------+---------------------+
 //! ```
+//!
+//! Each record may belong to a different prefix, so N prefix entries are
+//! always enough.
 //!
 //! Everything inside is an atomic word or the insert lock: no pointer is
 //! stored, a record is found by its index. This module holds every `unsafe`
@@ -44,6 +47,9 @@ pub struct Record {
     pub consecutive_failures: AtomicU64,
     pub generation_outcomes: AtomicU64,
     pub admissions: AtomicU64,
+    /// The hash of the prefix whose circuit this is (0 for none): its count
+    /// in the prefix table drops when the record is given to another.
+    pub owner: AtomicU64,
     /// Slot-major: the ring of one counter is contiguous, so reading a
     /// window touches only the cache lines of the counters it needs.
     pub counters: [[AtomicU64; MAX_RING]; SLOTS],
@@ -66,10 +72,27 @@ pub struct Header {
     pub allocation_failures: AtomicU64,
     /// Idle records given to another service.
     pub records_reused: AtomicU64,
+    /// Until when (ms) a claim is refused without looking: the last look
+    /// found neither a free nor an idle record.
+    pub claim_retry_at: AtomicU64,
+    /// Claims refused because a prefix held its share of the records.
+    pub share_refusals: AtomicU64,
     insert_lock: UnsafeCell<libc::pthread_mutex_t>,
 }
 
-#[derive(Debug, Clone, Error, PartialEq, Eq)]
+/// How many records one prefix holds, in an open-addressing table keyed by
+/// the prefix's hash; changed under the insert lock only.
+#[repr(C)]
+pub struct PrefixUsage {
+    /// The prefix's hash, 0 while the entry was never used.
+    pub owner: AtomicU64,
+    pub records: AtomicU64,
+    /// Until when (ms) a claim of this prefix at its share is refused
+    /// without looking for an idle record of its own.
+    pub retry_at: AtomicU64,
+}
+
+#[derive(Debug, Clone, Error, PartialEq)]
 pub enum SegmentError {
     #[error("circuit_breaker.shm_size is {size} bytes: at least {minimum} are needed for one circuit")]
     TooSmall { size: usize, minimum: usize },
@@ -77,12 +100,19 @@ pub enum SegmentError {
     Map { size: usize, reason: String },
     #[error("the insert lock of the shared memory failed: {0}")]
     Lock(String),
+    #[error(
+        "circuit_breaker.shm_max_share is {0}: a share of the records above 0 and at most 1 is needed, such as 0.5"
+    )]
+    Share(f64),
 }
 
 pub struct Segment {
     base: NonNull<u8>,
     len: usize,
     capacity: usize,
+    /// `circuit_breaker.shm_max_share` of the capacity, at least one record.
+    max_per_prefix: usize,
+    max_share: f64,
 }
 
 // SAFETY: the segment is only ever accessed through atomics and the
@@ -92,9 +122,13 @@ unsafe impl Send for Segment {}
 unsafe impl Sync for Segment {}
 
 impl Segment {
-    /// Maps `size` bytes shared with every process forked afterwards.
-    pub fn create(size: usize) -> Result<Self, SegmentError> {
-        let minimum = size_of::<Header>() + size_of::<Record>();
+    /// Maps `size` bytes shared with every process forked afterwards, in
+    /// which no prefix may hold more than `max_share` of the records.
+    pub fn create(size: usize, max_share: f64) -> Result<Self, SegmentError> {
+        if !(max_share > 0.0 && max_share <= 1.0) {
+            return Err(SegmentError::Share(max_share));
+        }
+        let minimum = size_of::<Header>() + size_of::<Record>() + size_of::<PrefixUsage>();
         if size < minimum {
             return Err(SegmentError::TooSmall { size, minimum });
         }
@@ -117,11 +151,13 @@ impl Segment {
             });
         }
         let base = NonNull::new(address.cast::<u8>()).expect("mmap never maps at address zero");
-        let capacity = (size - size_of::<Header>()) / size_of::<Record>();
+        let capacity = (size - size_of::<Header>()) / (size_of::<Record>() + size_of::<PrefixUsage>());
         let segment = Self {
             base,
             len: size,
             capacity,
+            max_per_prefix: ((capacity as f64 * max_share) as usize).max(1),
+            max_share,
         };
         segment.initialize_header()?;
         Ok(segment)
@@ -165,6 +201,35 @@ impl Segment {
 
     pub fn size(&self) -> usize {
         self.len
+    }
+
+    /// The most records one prefix may hold.
+    pub fn max_per_prefix(&self) -> usize {
+        self.max_per_prefix
+    }
+
+    pub fn max_share(&self) -> f64 {
+        self.max_share
+    }
+
+    /// Entry `index` of the prefix table, which has `capacity` entries.
+    pub fn prefix_usage(&self, index: usize) -> &PrefixUsage {
+        assert!(
+            index < self.capacity,
+            "prefix entry {index} outside a table of {}",
+            self.capacity
+        );
+        // SAFETY: the prefix table follows the last record (8-byte aligned
+        // as records are 64-byte aligned), `create` sized the mapping for
+        // `capacity` entries, and zeroed memory is a valid entry.
+        unsafe {
+            let table = self
+                .base
+                .as_ptr()
+                .add(size_of::<Header>() + self.capacity * size_of::<Record>())
+                .cast::<PrefixUsage>();
+            &*table.add(index)
+        }
     }
 
     pub fn record(&self, index: usize) -> &Record {
@@ -247,17 +312,21 @@ mod tests {
 
     #[test]
     fn capacity_follows_the_size() {
-        let segment = Segment::create(1 << 20).unwrap();
+        let segment = Segment::create(1 << 20, 0.5).unwrap();
         assert_eq!(
             segment.capacity(),
-            ((1 << 20) - size_of::<Header>()) / size_of::<Record>()
+            ((1 << 20) - size_of::<Header>()) / (size_of::<Record>() + size_of::<PrefixUsage>())
         );
-        assert!(matches!(Segment::create(100), Err(SegmentError::TooSmall { .. })));
+        assert_eq!(segment.max_per_prefix(), segment.capacity() / 2);
+        assert!(matches!(Segment::create(100, 0.5), Err(SegmentError::TooSmall { .. })));
+        for share in [0.0, -0.1, 1.01, f64::NAN] {
+            assert!(matches!(Segment::create(1 << 20, share), Err(SegmentError::Share(_))));
+        }
     }
 
     #[test]
     fn the_lock_can_be_taken_again_once_released() {
-        let segment = Segment::create(1 << 16).unwrap();
+        let segment = Segment::create(1 << 16, 0.5).unwrap();
         drop(segment.lock().unwrap());
         let guard = segment.lock().unwrap();
         assert!(!guard.recovered);

@@ -10,8 +10,40 @@ use crate::core::rules::OpeningRule;
 
 const T0: Millis = 1_764_000_000_000;
 
+/// A segment where one prefix may take every record.
 fn segment(size: usize) -> &'static Segment {
-    Box::leak(Box::new(Segment::create(size).unwrap()))
+    segment_with_share(size, 1.0)
+}
+
+fn segment_with_share(size: usize, share: f64) -> &'static Segment {
+    Box::leak(Box::new(Segment::create(size, share).unwrap()))
+}
+
+fn prefixed(segment: &'static Segment, prefix: &[u8], clock: &Rc<Cell<Millis>>) -> SharedMemoryStorage {
+    let clock = clock.clone();
+    SharedMemoryStorage::new(segment, prefix.to_vec(), Box::new(move || clock.get()))
+}
+
+/// The events of one success registered for `service`, at the time of
+/// `clock` (which the storage reads too).
+fn register_success(storage: &SharedMemoryStorage, service: &[u8], clock: &Rc<Cell<Millis>>) -> Vec<Event> {
+    let now = clock.get();
+    let config = config();
+    let mut events = Vec::new();
+    Breaker {
+        service,
+        config: &config,
+        storage,
+    }
+    .register(Outcome::Success, None, now, &mut |event| events.push(event));
+    events
+}
+
+fn refusal_message(events: &[Event]) -> &str {
+    match events {
+        [Event::StorageFailed(StorageError::Full(message))] => message,
+        other => panic!("expected one refusal, got {other:?}"),
+    }
 }
 
 fn storage(segment: &'static Segment, clock: &Rc<Cell<Millis>>) -> SharedMemoryStorage {
@@ -74,7 +106,8 @@ fn a_full_table_fails_and_names_the_setting_to_raise() {
 }
 
 fn size_of_records(count: usize) -> usize {
-    std::mem::size_of::<segment::Header>() + count * std::mem::size_of::<Record>()
+    std::mem::size_of::<segment::Header>()
+        + count * (std::mem::size_of::<Record>() + std::mem::size_of::<segment::PrefixUsage>())
 }
 
 #[test]
@@ -102,7 +135,9 @@ fn idle_records_are_reused_and_start_afresh() {
     }
     .register(Outcome::Success, None, clock.get(), &mut |_| failed = true);
     assert!(failed);
-    clock.set(T0 + config.state_ttl_ms(Phase::Open) + 1);
+    // Idle now, and the full segment is looked at again once the retry
+    // interval of the refusal has passed.
+    clock.set(T0 + config.state_ttl_ms(Phase::Open) + CLAIM_RETRY_MS as Millis);
     let mut events = Vec::new();
     Breaker {
         service: b"new",
@@ -170,4 +205,177 @@ fn sizes_as_php_writes_them() {
     assert_eq!(parse_size("65536"), Some(65_536));
     assert_eq!(parse_size("lots"), None);
     assert_eq!(parse_size(""), None);
+}
+
+#[test]
+fn a_prefix_is_refused_past_its_share_while_another_gets_records() {
+    let clock = Rc::new(Cell::new(T0));
+    let segment = segment_with_share(size_of_records(10), 0.5);
+    assert_eq!((segment.capacity(), segment.max_per_prefix()), (10, 5));
+    let churner = prefixed(segment, b"churn:", &clock);
+    let shop = prefixed(segment, b"shop:", &clock);
+    for service in 0..5 {
+        let events = register_success(&churner, format!("name-{service}").as_bytes(), &clock);
+        assert!(events.is_empty(), "{events:?}");
+    }
+    let events = register_success(&churner, b"name-5", &clock);
+    let message = refusal_message(&events);
+    assert!(
+        message.contains("'churn:'") && message.contains("circuit_breaker.shm_max_share (now 0.5)"),
+        "{message}"
+    );
+    assert_eq!(segment.header().share_refusals.load(Ordering::Relaxed), 1);
+    assert_eq!(segment.header().records_in_use.load(Ordering::Relaxed), 5);
+    for service in 0..5 {
+        let events = register_success(&shop, format!("name-{service}").as_bytes(), &clock);
+        assert!(events.is_empty(), "the other prefix gets its records: {events:?}");
+    }
+    // The refused prefix keeps the circuits it has.
+    assert!(register_success(&churner, b"name-0", &clock).is_empty());
+}
+
+#[test]
+fn a_prefix_at_its_share_reuses_its_own_idle_records_only() {
+    let clock = Rc::new(Cell::new(T0));
+    let segment = segment_with_share(size_of_records(4), 0.5);
+    let churner = prefixed(segment, b"churn:", &clock);
+    let shop = prefixed(segment, b"shop:", &clock);
+    assert!(register_success(&churner, b"a", &clock).is_empty());
+    assert!(register_success(&churner, b"b", &clock).is_empty());
+    assert!(register_success(&shop, b"kept", &clock).is_empty());
+    clock.set(T0 + config().longest_state_ttl_ms() + 1);
+    // Idle by now, as are the churner's: only theirs may be taken.
+    assert!(register_success(&churner, b"c", &clock).is_empty());
+    assert_eq!(segment.header().records_reused.load(Ordering::Relaxed), 1);
+    assert_eq!(segment.header().records_in_use.load(Ordering::Relaxed), 3);
+    assert!(register_success(&shop, b"kept", &clock).is_empty());
+    let mut known = 0;
+    for index in 0..segment.capacity() {
+        if segment.record(index).owner.load(Ordering::Relaxed) == hashes(b"shop:").1 {
+            known += 1;
+        }
+    }
+    assert_eq!(known, 1, "the other prefix's record stays its own");
+}
+
+#[test]
+fn a_full_segment_refuses_without_looking_until_the_interval_passes() {
+    let clock = Rc::new(Cell::new(T0));
+    let segment = segment(size_of_records(2));
+    let storage = storage(segment, &clock);
+    assert!(register_success(&storage, b"a", &clock).is_empty());
+    assert!(register_success(&storage, b"b", &clock).is_empty());
+    let message = refusal_message(&register_success(&storage, b"c", &clock)).to_owned();
+    assert!(message.contains("circuit_breaker.shm_size"), "{message}");
+    assert_eq!(
+        segment.header().claim_retry_at.load(Ordering::Relaxed),
+        T0 as u64 + CLAIM_RETRY_MS
+    );
+    // Record "a" becomes idle, but nobody looks within the interval: not
+    // the refused name, nor a new one.
+    for index in 0..segment.capacity() {
+        segment.record(index).last_used.store(0, Ordering::SeqCst);
+    }
+    let failures = segment.header().allocation_failures.load(Ordering::Relaxed);
+    clock.set(T0 + 1);
+    refusal_message(&register_success(&storage, b"c", &clock));
+    refusal_message(&register_success(&storage, b"d", &clock));
+    assert_eq!(segment.header().allocation_failures.load(Ordering::Relaxed), failures);
+    assert_eq!(segment.header().records_reused.load(Ordering::Relaxed), 0);
+    clock.set(T0 + CLAIM_RETRY_MS as Millis);
+    let events = register_success(&storage, b"c", &clock);
+    assert!(events.is_empty(), "{events:?}");
+    assert_eq!(segment.header().records_reused.load(Ordering::Relaxed), 1);
+}
+
+#[test]
+fn a_refused_name_reads_as_absent_for_the_interval() {
+    let clock = Rc::new(Cell::new(T0));
+    let segment = segment(size_of_records(1));
+    let storage = storage(segment, &clock);
+    assert!(register_success(&storage, b"a", &clock).is_empty());
+    refusal_message(&register_success(&storage, b"b", &clock));
+    // Another process claims "b" meanwhile (forged here in the only record).
+    let (hash, check) = hashes(&stored_name(b"test:", b"b"));
+    let record = segment.record(0);
+    record.check.store(check, Ordering::Relaxed);
+    let opened = CircuitState {
+        phase: Phase::Open,
+        generation: 1,
+        since: T0,
+        ..CircuitState::INITIAL
+    };
+    record.state.store(encode_state(opened), Ordering::Relaxed);
+    record.key.store(ready_key(hash), Ordering::Release);
+    assert_eq!(
+        storage.load_state(b"b").unwrap(),
+        CircuitState::INITIAL,
+        "not looked up"
+    );
+    clock.set(T0 + CLAIM_RETRY_MS as Millis);
+    assert_eq!(storage.load_state(b"b").unwrap().phase, Phase::Open, "looked up again");
+}
+
+#[test]
+fn probe_sequences_are_distinct_places_and_cover_small_tables() {
+    for capacity in 1..=200 {
+        for seed in 0..20_u64 {
+            let (hash, check) = hashes(&seed.to_le_bytes());
+            let identity = Identity {
+                hash,
+                check,
+                index: None,
+                refused: None,
+            };
+            let places: Vec<usize> = probe_sequence(&identity, capacity).collect();
+            assert_eq!(places.len(), capacity.min(PROBE_WINDOW));
+            let distinct: std::collections::HashSet<_> = places.iter().collect();
+            assert_eq!(distinct.len(), places.len(), "capacity {capacity}");
+            assert!(places.iter().all(|&place| place < capacity));
+        }
+    }
+}
+
+#[test]
+fn a_prefix_at_its_share_gives_up_an_idle_record_for_a_free_place_before_it() {
+    let clock = Rc::new(Cell::new(T0));
+    let segment = segment_with_share(size_of_records(4), 0.5);
+    let churner = prefixed(segment, b"churn:", &clock);
+    let shop = prefixed(segment, b"shop:", &clock);
+    assert!(register_success(&churner, b"a", &clock).is_empty());
+    assert!(register_success(&churner, b"b", &clock).is_empty());
+    assert!(register_success(&shop, b"kept", &clock).is_empty());
+    // A name whose first free place comes before both of the churner's records.
+    let free_first = (0..1_000)
+        .map(|candidate| format!("name-{candidate}"))
+        .find(|service| {
+            let identity = Identity::of(&stored_name(b"churn:", service.as_bytes()));
+            let places: Vec<usize> = probe_sequence(&identity, segment.capacity()).collect();
+            let owner_of = |index: usize| segment.record(index).owner.load(Ordering::Relaxed);
+            let free = places
+                .iter()
+                .position(|&index| segment.record(index).key.load(Ordering::Relaxed) == EMPTY);
+            let own = places.iter().position(|&index| owner_of(index) == hashes(b"churn:").1);
+            matches!((free, own), (Some(free), Some(own)) if free < own)
+        })
+        .expect("some name sees the free place first");
+    clock.set(T0 + config().longest_state_ttl_ms() + 1);
+    let events = register_success(&churner, free_first.as_bytes(), &clock);
+    assert!(events.is_empty(), "{events:?}");
+    assert_eq!(segment.header().records_in_use.load(Ordering::Relaxed), 4);
+    let retired = (0..segment.capacity())
+        .filter(|&index| segment.record(index).check.load(Ordering::Relaxed) == 0)
+        .count();
+    assert_eq!(retired, 1, "one idle record of the churner was left to nobody");
+    // Still at its share: a further name takes its last idle record, and
+    // then no more.
+    assert!(register_success(&churner, b"another", &clock).is_empty());
+    let owned_by = |prefix: &[u8]| {
+        (0..segment.capacity())
+            .filter(|&index| segment.record(index).owner.load(Ordering::Relaxed) == hashes(prefix).1)
+            .count()
+    };
+    assert_eq!((owned_by(b"churn:"), owned_by(b"shop:")), (2, 1));
+    let events = register_success(&churner, b"one more", &clock);
+    assert!(refusal_message(&events).contains("circuit_breaker.shm_max_share"));
 }
