@@ -10,7 +10,7 @@ use crate::core::machine::{
     open_remaining_ms, status, transition_after_outcome,
 };
 use crate::core::rules::OpeningCause;
-use crate::storage::{OutcomeRecord, Storage, StorageError};
+use crate::storage::{OutcomeRecord, RememberedOpen, Storage, StorageError};
 
 /// How many times a call retries after losing a race to another process.
 /// Each lost race means another process stored a newer state; a few are
@@ -80,14 +80,14 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     }
 
     fn try_acquire(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> Result<Permission, StorageError> {
-        if let Some(until) = self
+        if let Some(open) = self
             .storage
             .remembered_open_until(self.service)
-            .filter(|&until| now < until)
+            .filter(|open| now < open.until && now < open.recheck_at)
         {
             return Ok(Permission::Rejected {
                 phase: Phase::Open,
-                retry_after_ms: Some(until - now),
+                retry_after_ms: Some(open.until - now),
             });
         }
         let stored = self.storage.load_state(self.service)?;
@@ -96,8 +96,11 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             Phase::Closed => Permission::Permitted,
             Phase::Open => {
                 let remaining = open_remaining_ms(state, now, self.config);
-                self.storage
-                    .remember_open_until(self.service, Some(now + remaining.min(TRUST_REMEMBERED_OPEN_MS)));
+                let open = RememberedOpen {
+                    until: now + remaining,
+                    recheck_at: now + TRUST_REMEMBERED_OPEN_MS,
+                };
+                self.storage.remember_open_until(self.service, Some(open));
                 Permission::Rejected {
                     phase: Phase::Open,
                     retry_after_ms: Some(remaining),

@@ -59,6 +59,8 @@ type Entries = Rc<RefCell<HashMap<Vec<u8>, (Vec<u8>, Millis)>>>;
 struct MapStore {
     clock: Clock,
     entries: Entries,
+    /// Names the map, so workers remember open circuits as with Memcached.
+    identity: String,
 }
 
 impl MapStore {
@@ -72,6 +74,10 @@ impl MapStore {
 }
 
 impl KeyValue for MapStore {
+    fn identity(&self) -> Option<String> {
+        Some(self.identity.clone())
+    }
+
     fn increment(&self, _shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
         let (next, expires) = match self.live(key) {
             Some((value, expires)) => (String::from_utf8(value).unwrap().parse::<u64>().unwrap() + 1, expires),
@@ -116,6 +122,7 @@ impl Backend for KeyValueMap {
         let store = MapStore {
             clock: self.clock.clone(),
             entries: self.entries.clone(),
+            identity: format!("map at {:p}", Rc::as_ptr(&self.entries)),
         };
         let prefix = prefix.to_vec();
         Rc::new(KvStorage::new(

@@ -33,6 +33,16 @@ pub enum StorageError {
     Unsupported(String),
 }
 
+/// What a process remembers of a circuit it found open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RememberedOpen {
+    /// When the open state ends.
+    pub until: Millis,
+    /// Until when the memory is trusted without asking the storage again:
+    /// an operator's command may end the open state earlier.
+    pub recheck_at: Millis,
+}
+
 /// A circuit found by a listing: its service and stored state.
 pub type ListedCircuit = (Vec<u8>, CircuitState);
 
@@ -134,10 +144,10 @@ pub trait Storage {
     /// Until when this process knows the circuit is open, for storages where
     /// asking costs a round trip. An open circuit ends only by time, so the
     /// answer stays exact until then.
-    fn remembered_open_until(&self, _service: &[u8]) -> Option<Millis> {
+    fn remembered_open_until(&self, _service: &[u8]) -> Option<RememberedOpen> {
         None
     }
 
     /// Remembers until when the circuit is open (`None`: forget it).
-    fn remember_open_until(&self, _service: &[u8], _until: Option<Millis>) {}
+    fn remember_open_until(&self, _service: &[u8], _until: Option<RememberedOpen>) {}
 }

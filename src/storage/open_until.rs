@@ -5,18 +5,18 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use crate::core::duration::Millis;
+use super::RememberedOpen;
 
 thread_local! {
     /// Until when each circuit is open, by storage (its servers) and name.
-    static OPEN_UNTIL: RefCell<HashMap<(String, Vec<u8>), Millis>> = RefCell::default();
+    static OPEN_UNTIL: RefCell<HashMap<(String, Vec<u8>), RememberedOpen>> = RefCell::default();
 }
 
-pub fn remembered(scope: &str, name: Vec<u8>) -> Option<Millis> {
+pub fn remembered(scope: &str, name: Vec<u8>) -> Option<RememberedOpen> {
     OPEN_UNTIL.with_borrow(|open| open.get(&(scope.to_owned(), name)).copied())
 }
 
-pub fn remember(scope: &str, name: Vec<u8>, until: Option<Millis>) {
+pub fn remember(scope: &str, name: Vec<u8>, until: Option<RememberedOpen>) {
     let key = (scope.to_owned(), name);
     OPEN_UNTIL.with_borrow_mut(|open| match until {
         Some(until) => open.insert(key, until),

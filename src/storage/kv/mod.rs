@@ -17,7 +17,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::{OutcomeRecord, Storage, StorageError, open_until};
+use super::{OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
@@ -258,11 +258,11 @@ impl<K: KeyValue> KvStorage<K> {
 }
 
 impl<K: KeyValue> Storage for KvStorage<K> {
-    fn remembered_open_until(&self, service: &[u8]) -> Option<Millis> {
+    fn remembered_open_until(&self, service: &[u8]) -> Option<RememberedOpen> {
         open_until::remembered(&self.backend.identity()?, (self.name)(service))
     }
 
-    fn remember_open_until(&self, service: &[u8], until: Option<Millis>) {
+    fn remember_open_until(&self, service: &[u8], until: Option<RememberedOpen>) {
         if let Some(identity) = self.backend.identity() {
             open_until::remember(&identity, (self.name)(service), until);
         }

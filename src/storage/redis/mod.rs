@@ -7,6 +7,7 @@
 
 mod connection;
 mod keys;
+mod listing;
 mod scripts;
 
 use std::time::Duration;
@@ -15,12 +16,12 @@ use redis::{ConnectionInfo, ConnectionLike, IntoConnectionInfo, RedisResult, Val
 use thiserror::Error;
 
 pub use connection::Target;
-use connection::{CONNECTIONS, Endpoint};
+use connection::{CONNECTIONS, Endpoint, Open};
 use keys::ServiceKeys;
 
 use super::kv::{decode_state, encode_state};
 use super::persistent::{Failure, with_connection};
-use super::{OutcomeRecord, Storage, StorageError, open_until};
+use super::{ListedCircuit, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
 use crate::core::counts::Tally;
 use crate::core::duration::Millis;
 use crate::core::machine::CircuitState;
@@ -122,14 +123,16 @@ impl RedisStorage {
         what: &str,
         command: impl FnOnce(&mut dyn ConnectionLike) -> RedisResult<T>,
     ) -> Result<T, StorageError> {
+        self.run_on(what, |open| command(open.as_connection_like()))
+    }
+
+    /// As `run`, with the connection as it is: a cluster's routes nodes.
+    fn run_on<T>(&self, what: &str, command: impl FnOnce(&mut Open) -> RedisResult<T>) -> Result<T, StorageError> {
         let endpoint = Endpoint {
             target: &self.target,
             timeout: self.timeout,
         };
-        with_connection(&CONNECTIONS, &self.target_key, &endpoint, |open| {
-            command(open.as_connection_like())
-        })
-        .map_err(|failure| match failure {
+        with_connection(&CONNECTIONS, &self.target_key, &endpoint, command).map_err(|failure| match failure {
             Failure::BackingOff(wait) => StorageError::Unavailable(format!(
                 "Redis failed just before: next attempt in {} ms",
                 wait.as_millis()
@@ -141,6 +144,47 @@ impl RedisStorage {
 
     fn keys(&self, service: &[u8]) -> ServiceKeys {
         ServiceKeys::new(&self.prefix, service)
+    }
+
+    /// The keys matching `pattern`: SCAN to the end on a standalone
+    /// server, on every master of a cluster.
+    fn scan_keys(&self, pattern: &[u8]) -> Result<Vec<Vec<u8>>, StorageError> {
+        use redis::cluster_routing::{RoutingInfo, SingleNodeRoutingInfo};
+        self.run_on("SCAN", |open| {
+            let scan = |cursor: u64| {
+                let mut command = redis::cmd("SCAN");
+                command
+                    .arg(cursor)
+                    .arg("MATCH")
+                    .arg(pattern)
+                    .arg("COUNT")
+                    .arg(listing::SCAN_COUNT);
+                command
+            };
+            let mut keys = Vec::new();
+            let mut scan_all = |step: &mut dyn FnMut(&redis::Cmd) -> RedisResult<Value>| -> RedisResult<()> {
+                let mut cursor = 0;
+                loop {
+                    let (next, batch): (u64, Vec<Vec<u8>>) = redis::from_redis_value(step(&scan(cursor))?)?;
+                    keys.extend(batch);
+                    if next == 0 {
+                        return Ok(());
+                    }
+                    cursor = next;
+                }
+            };
+            match open {
+                Open::Standalone(connection) => scan_all(&mut |command| command.query(connection))?,
+                Open::Cluster(cluster) => {
+                    let nodes: String = redis::cmd("CLUSTER").arg("NODES").query(cluster.as_mut())?;
+                    for (host, port) in listing::masters(&nodes) {
+                        let node = RoutingInfo::SingleNode(SingleNodeRoutingInfo::ByAddress { host, port });
+                        scan_all(&mut |command| cluster.route_command(command, node.clone()))?;
+                    }
+                }
+            }
+            Ok(keys)
+        })
     }
 }
 
@@ -225,6 +269,25 @@ impl Storage for RedisStorage {
         sum_window(&pairs, generation, window, slot_count, now).ok_or_else(|| unexpected("HGETALL"))
     }
 
+    /// SCAN, never KEYS; then the state of each circuit found, read one
+    /// key at a time (a cluster cannot pipeline across slots). A circuit
+    /// without a stored state (it never changed state) is closed.
+    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        let keys = self.scan_keys(&listing::key_pattern(&self.prefix, prefix))?;
+        let mut services: Vec<Vec<u8>> = keys
+            .iter()
+            .filter_map(|key| listing::service_of(key, &self.prefix))
+            .collect();
+        // SCAN may return a key twice, and a circuit has two keys.
+        services.sort_unstable();
+        services.dedup();
+        let mut circuits = Vec::with_capacity(services.len());
+        for service in services {
+            circuits.push((service.clone(), self.load_state(&service)?));
+        }
+        Ok(circuits)
+    }
+
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         let key = self.keys(service).state();
         self.run("admission script", |connection| {
@@ -236,13 +299,13 @@ impl Storage for RedisStorage {
         })
     }
 
-    fn remembered_open_until(&self, service: &[u8]) -> Option<Millis> {
+    fn remembered_open_until(&self, service: &[u8]) -> Option<RememberedOpen> {
         // The state key names the circuit without ambiguity: prefix and
         // service glued together would confuse "shop" + "api" with "shopa" + "pi".
         open_until::remembered(&self.target_key, self.keys(service).state())
     }
 
-    fn remember_open_until(&self, service: &[u8], until: Option<Millis>) {
+    fn remember_open_until(&self, service: &[u8], until: Option<RememberedOpen>) {
         open_until::remember(&self.target_key, self.keys(service).state(), until);
     }
 }
