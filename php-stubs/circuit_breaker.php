@@ -216,7 +216,7 @@ namespace Zeusi\CircuitBreaker\Storage {
          *                                      unix:///path.sock, or the seed nodes of a Redis Cluster;
          *                                      redis://127.0.0.1:6379 by default
          * @param string $prefix without braces
-         * @param float $timeout seconds each Redis call may take, connecting included (0.001 to 60)
+         * @param float $timeout seconds a whole call (acquirePermission(), a register, getState()) may take, connecting and every round trip included (0.001 to 60)
          */
         public function __construct(mixed $dsn = 'redis://127.0.0.1:6379', string $prefix = '', float $timeout = 0.05) {}
 
@@ -237,7 +237,7 @@ namespace Zeusi\CircuitBreaker\Storage {
     {
         /**
          * @param string|list<string>|null $servers 'host:port', or several; '127.0.0.1:11211' by default
-         * @param float $timeout seconds each Memcached call may take, connecting included (0.001 to 60)
+         * @param float $timeout seconds a whole call (acquirePermission(), a register, getState()) may take, connecting and every round trip included (0.001 to 60)
          */
         public function __construct(mixed $servers = '127.0.0.1:11211', string $prefix = '', float $timeout = 0.05) {}
 

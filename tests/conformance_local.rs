@@ -59,8 +59,6 @@ type Entries = Rc<RefCell<HashMap<Vec<u8>, (Vec<u8>, Millis)>>>;
 struct MapStore {
     clock: Clock,
     entries: Entries,
-    /// Names the map, so workers remember open circuits as with Memcached.
-    identity: String,
 }
 
 impl MapStore {
@@ -74,10 +72,6 @@ impl MapStore {
 }
 
 impl KeyValue for MapStore {
-    fn identity(&self) -> Option<String> {
-        Some(self.identity.clone())
-    }
-
     fn increment(&self, _shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
         let (next, expires) = match self.live(key) {
             Some((value, expires)) => (String::from_utf8(value).unwrap().parse::<u64>().unwrap() + 1, expires),
@@ -117,18 +111,32 @@ struct KeyValueMap {
     entries: Entries,
 }
 
-impl Backend for KeyValueMap {
-    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+impl KeyValueMap {
+    /// A storage object over the map whose workers remember open circuits
+    /// under `memory`, as a process does.
+    fn storage_remembering_as(&self, prefix: &[u8], memory: &str) -> Rc<dyn Storage> {
         let store = MapStore {
             clock: self.clock.clone(),
             entries: self.entries.clone(),
-            identity: format!("map at {:p}", Rc::as_ptr(&self.entries)),
         };
-        let prefix = prefix.to_vec();
-        Rc::new(KvStorage::new(
-            store,
-            Box::new(move |service| key_name(&prefix, service)),
-        ))
+        let name_prefix = prefix.to_vec();
+        Rc::new(
+            KvStorage::new(store, Box::new(move |service| key_name(&name_prefix, service))).remembering_open_circuits(
+                format!("{memory}: map at {:p}", Rc::as_ptr(&self.entries)),
+                prefix.to_vec(),
+            ),
+        )
+    }
+}
+
+impl Backend for KeyValueMap {
+    /// Workers remember open circuits, as with Memcached.
+    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+        self.storage_remembering_as(prefix, "this server")
+    }
+
+    fn storage_of_another_server(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+        self.storage_remembering_as(prefix, "another server")
     }
 
     fn lists_circuits(&self) -> bool {

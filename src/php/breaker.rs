@@ -245,6 +245,8 @@ impl CircuitBreaker {
             if ending().is_some() {
                 return Err(Interrupted::Ending);
             }
+            // One deadline for every round trip of this call.
+            storage.begin_call();
             let breaker = Breaker {
                 service: &self.service,
                 config: &self.config,

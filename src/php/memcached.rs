@@ -33,7 +33,9 @@ pub struct MemcachedStorage {
 #[php_impl]
 impl MemcachedStorage {
     /// `$servers`: `host:port`, or several; each service lives on one of them.
-    /// `$timeout`: seconds each Memcached call may take, connecting included.
+    /// `$timeout`: seconds each call (`acquirePermission()`, a register,
+    /// `getState()`) may take in all, connecting and every round trip
+    /// included.
     #[php(optional = servers)]
     #[php(defaults(prefix = String::new(), timeout = 0.05))]
     pub fn __construct(servers: Option<&Zval>, prefix: String, timeout: f64) -> Result<Self, PhpException> {

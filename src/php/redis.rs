@@ -67,7 +67,9 @@ pub struct RedisStorage {
 impl RedisStorage {
     /// `$dsn`: `redis://[user:password@]host:port[/db]`, `rediss://` for TLS,
     /// `unix:///path.sock`, or an array of seed nodes of a Redis Cluster.
-    /// `$timeout`: seconds each Redis call may take, connecting included.
+    /// `$timeout`: seconds each call (`acquirePermission()`, a register,
+    /// `getState()`) may take in all, connecting and every round trip
+    /// included.
     #[php(optional = dsn)]
     #[php(defaults(prefix = String::new(), timeout = 0.05))]
     pub fn __construct(dsn: Option<&Zval>, prefix: String, timeout: f64) -> Result<Self, PhpException> {

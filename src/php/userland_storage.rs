@@ -132,30 +132,21 @@ fn check_keys(found: &ZendHashTable) -> Result<(), StorageError> {
     }
 }
 
-/// A value read back: the state (its key ends in `:s`, see `storage::kv`) is
-/// text the composition parses; every other key is a counter, an int or a
-/// string of digits, never silently read as 0.
+/// A value read back: an int of at least 0, or a string. What a string
+/// holds is for the composition to judge (`storage::kv`: a state that does
+/// not parse, or a counter that holds no number, is replaced and reported);
+/// any other value is a bug of the storage, never read as 0.
 fn stored_value(key: &[u8], value: &Zval) -> Result<Vec<u8>, StorageError> {
-    let is_state = key.ends_with(b":s");
-    let is_count = |text: &[u8]| {
-        let digits = text.trim_ascii();
-        !digits.is_empty() && digits.iter().all(u8::is_ascii_digit)
-    };
     let text = match (value.long(), value.zend_str()) {
         (Some(long), _) if long >= 0 => Some(long.to_string().into_bytes()),
-        (_, Some(text)) if is_state || is_count(text.as_bytes()) => Some(text.as_bytes().to_vec()),
+        (_, Some(text)) => Some(text.as_bytes().to_vec()),
         _ => None,
     };
     text.ok_or_else(|| {
         StorageError::Userland(format!(
-            "getMultiple() returned {} for the key '{}': {}",
+            "getMultiple() returned {} for the key '{}': a value is a string, or an int of at least 0",
             describe(value),
             String::from_utf8_lossy(key),
-            if is_state {
-                "a state is a string"
-            } else {
-                "a counter is an int of at least 0, or a string of digits"
-            }
         ))
     })
 }

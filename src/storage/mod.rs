@@ -96,6 +96,11 @@ impl OutcomeRecord {
 /// The atomic operations the core composes. Each takes the service name as
 /// raw bytes: any name is valid.
 pub trait Storage {
+    /// A PHP-level call (`acquirePermission()`, `registerSuccess()`,
+    /// `registerFailure()`, `getState()`) starts: a network storage bounds
+    /// all the round trips of the call by one deadline, from here.
+    fn begin_call(&self) {}
+
     /// The stored state, or [`CircuitState::INITIAL`] for an unknown circuit.
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError>;
 

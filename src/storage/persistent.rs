@@ -1,19 +1,25 @@
 //! Persistent connections, one per worker process and server: opened at
 //! the first call (after fork, never in the PHP-FPM master), reused across
-//! requests, checked when idle for a while, and opened again after a
-//! failure only once the backoff has passed, so that a dead server does not
-//! cost a connection attempt per call.
+//! requests, opened again at once when the server closed them while idle,
+//! and opened again after a failure only once the backoff has passed, so
+//! that a dead server does not cost a connection attempt per call.
+//!
+//! The key of a connection is everything that makes it distinct (address,
+//! credentials, database, TLS, timeout): two storages share a connection,
+//! and its backoff, only when either could have opened it.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::os::fd::RawFd;
 use std::thread::LocalKey;
 use std::time::{Duration, Instant};
 
 use super::backoff::backoff;
 
-/// A connection idle for longer is checked before use: the server may have
-/// closed it meanwhile (timeout, restart).
-const CHECK_AFTER_IDLE: Duration = Duration::from_secs(30);
+/// At most this many connections (with their backoffs) per process: storages
+/// made with ever new settings (a timeout computed per request) must not
+/// pile up sockets. The least recently used one is closed first.
+const MAX_SLOTS: usize = 64;
 
 pub struct Slot<C> {
     connection: Option<C>,
@@ -36,8 +42,10 @@ pub enum Failure<E> {
 /// What a kind of connection must tell the pool.
 pub trait Reconnect<C, E> {
     fn connect(&self) -> Result<C, E>;
-    /// Whether an idle connection still answers.
-    fn check(&self, connection: &mut C) -> bool;
+    /// Whether the server closed this idle connection (restart, idle
+    /// timeout), found without a round trip, before anything is sent on it:
+    /// a command is then sent once, on a new connection.
+    fn closed_by_peer(&self, connection: &C) -> bool;
     /// Whether `error` leaves the connection unusable (rather than being an
     /// answer of the server, after which the connection is fine).
     fn breaks_connection(&self, error: &E) -> bool;
@@ -60,7 +68,19 @@ pub fn with_connection<C: 'static, E, T>(
             failures: 0,
             retry_at: None,
         };
+        if !slots.contains_key(key) && slots.len() >= MAX_SLOTS {
+            let oldest = slots
+                .iter()
+                .min_by_key(|(_, slot)| slot.last_used)
+                .map(|(key, _)| key.clone());
+            if let Some(mut evicted) = oldest.and_then(|oldest| slots.remove(&oldest))
+                && evicted.pid != pid
+            {
+                std::mem::forget(evicted.connection.take());
+            }
+        }
         let slot = slots.entry(key.to_owned()).or_insert_with(fresh);
+        slot.last_used = now;
         if slot.pid != pid {
             // Inherited through fork: the parent keeps using that socket.
             std::mem::forget(slot.connection.take());
@@ -69,9 +89,8 @@ pub fn with_connection<C: 'static, E, T>(
         if let Some(retry_at) = slot.retry_at.filter(|&retry_at| now < retry_at) {
             return Err(Failure::BackingOff(retry_at - now));
         }
-        if let Some(connection) = &mut slot.connection
-            && now.duration_since(slot.last_used) > CHECK_AFTER_IDLE
-            && !kind.check(connection)
+        if let Some(connection) = &slot.connection
+            && kind.closed_by_peer(connection)
         {
             slot.connection = None;
         }
@@ -83,7 +102,6 @@ pub fn with_connection<C: 'static, E, T>(
                 result
             }),
         };
-        slot.last_used = now;
         match result {
             Ok(value) => {
                 slot.failures = 0;
@@ -100,4 +118,101 @@ pub fn with_connection<C: 'static, E, T>(
             }
         }
     })
+}
+
+/// Whether the peer of an idle socket closed it or left bytes on it: one
+/// non-blocking peek, no round trip. A live idle connection has nothing to
+/// read (`EAGAIN`); end of stream, an error (reset) or unsolicited bytes
+/// all mean it must not be used.
+pub fn closed_by_peer(fd: RawFd) -> bool {
+    let mut byte = 0u8;
+    // SAFETY: `fd` is an open socket owned by the caller for the duration of
+    // the call; `recv` writes at most one byte into `byte`, which lives on
+    // this stack frame.
+    let received = unsafe { libc::recv(fd, (&raw mut byte).cast(), 1, libc::MSG_PEEK | libc::MSG_DONTWAIT) };
+    if received < 0 {
+        let error = std::io::Error::last_os_error();
+        return !matches!(
+            error.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted
+        );
+    }
+    true
+}
+
+/// Whether the connection of `key` is waiting out a backoff.
+pub fn backing_off<C: 'static>(slots: &'static LocalKey<Slots<C>>, key: &str) -> bool {
+    let now = Instant::now();
+    slots.with_borrow(|slots| {
+        slots
+            .get(key)
+            .is_some_and(|slot| slot.pid == std::process::id() && slot.retry_at.is_some_and(|retry_at| now < retry_at))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::net::{TcpListener, TcpStream};
+    use std::os::fd::AsRawFd;
+
+    use super::*;
+
+    struct Counter;
+
+    impl Reconnect<u32, ()> for Counter {
+        fn connect(&self) -> Result<u32, ()> {
+            Ok(0)
+        }
+
+        fn closed_by_peer(&self, _connection: &u32) -> bool {
+            false
+        }
+
+        fn breaks_connection(&self, _error: &()) -> bool {
+            true
+        }
+    }
+
+    thread_local! {
+        static COUNTERS: Slots<u32> = Slots::default();
+    }
+
+    #[test]
+    fn the_pool_keeps_a_bounded_number_of_connections_the_most_recent() {
+        for key in 0..MAX_SLOTS + 10 {
+            let used = |counter: &mut u32| {
+                *counter += 1;
+                Ok::<_, ()>(*counter)
+            };
+            with_connection(&COUNTERS, &key.to_string(), &Counter, used).ok();
+            if key == 0 {
+                // The first one stays in use, so it is never the oldest.
+                continue;
+            }
+            with_connection(&COUNTERS, "0", &Counter, used).ok();
+        }
+        COUNTERS.with_borrow(|slots| {
+            assert_eq!(slots.len(), MAX_SLOTS);
+            assert!(slots.contains_key("0"), "in use");
+            assert!(slots.contains_key(&(MAX_SLOTS + 9).to_string()), "the newest");
+            assert!(!slots.contains_key("1"), "the oldest went first");
+        });
+    }
+
+    #[test]
+    fn a_peek_tells_an_idle_socket_from_a_closed_one() {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let client = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (mut server, _) = listener.accept().unwrap();
+        assert!(!closed_by_peer(client.as_raw_fd()), "idle and open");
+        server.write_all(b"+unsolicited\r\n").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(closed_by_peer(client.as_raw_fd()), "bytes nobody asked for");
+        let client = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
+        let (server, _) = listener.accept().unwrap();
+        drop(server);
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        assert!(closed_by_peer(client.as_raw_fd()), "closed by the server");
+    }
 }

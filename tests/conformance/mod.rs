@@ -17,7 +17,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use circuit_breaker::breaker::{Breaker, Event, Permission};
+use circuit_breaker::breaker::{Breaker, Event, Permission, TRUST_REMEMBERED_OPEN_MS};
 use circuit_breaker::core::config::{Config, KEEP_DUE_STATE_MS};
 use circuit_breaker::core::counts::Outcome;
 use circuit_breaker::core::duration::Millis;
@@ -41,6 +41,12 @@ pub trait Backend {
     /// expire by the suite's clock, so time travel proves it instead.
     fn state_ttl_ms(&self, _prefix: &[u8], _service: &[u8]) -> Option<Millis> {
         None
+    }
+
+    /// A storage object as another server of the fleet has it: what it
+    /// remembers of open circuits is its own. By default, `storage`.
+    fn storage_of_another_server(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+        self.storage(prefix)
     }
 
     /// Whether its storages list their circuits (Memcached and the
@@ -77,6 +83,11 @@ impl Env {
 
     fn circuit<'a>(&'a self, prefix: &[u8], service: &[u8], config: &'a Config) -> Circuit<'a> {
         self.circuit_on(self.backend.storage(prefix), service, config)
+    }
+
+    /// A breaker of another server of the fleet, where operators run commands.
+    fn operator<'a>(&'a self, prefix: &[u8], service: &[u8], config: &'a Config) -> Circuit<'a> {
+        self.circuit_on(self.backend.storage_of_another_server(prefix), service, config)
     }
 
     fn circuit_on<'a>(&'a self, storage: Rc<dyn Storage>, service: &[u8], config: &'a Config) -> Circuit<'a> {
@@ -683,7 +694,7 @@ pub fn backoff_doubles_the_open_duration_up_to_its_maximum(env: &Env) {
 /// on every storage object; then the circuit is closed with a fresh window.
 pub fn forced_open_rejects_every_call_until_it_ends(env: &Env) {
     let config = failure_rate(10.0, 1);
-    let operator = env.circuit(b"", b"payments", &config);
+    let operator = env.operator(b"", b"payments", &config);
     let worker = env.circuit(b"", b"payments", &config);
     worker.fail(3);
     operator.command(Command::ForceOpen(60_000));
@@ -714,8 +725,10 @@ pub fn forced_closed_counts_but_opens_nothing(env: &Env) {
     let worker = env.circuit(b"", b"payments", &config);
     worker.fail(4);
     assert_eq!(worker.state(), Phase::Open);
-    let operator = env.circuit(b"", b"payments", &config);
+    assert_eq!(worker.acquire(), rejected_open(OPEN_MS), "remembered open");
+    let operator = env.operator(b"", b"payments", &config);
     operator.command(Command::ForceClosed(30_000));
+    env.sleep(TRUST_REMEMBERED_OPEN_MS);
     assert_eq!(
         worker.acquire(),
         Permission::Permitted,
@@ -745,7 +758,7 @@ pub fn forced_closed_counts_but_opens_nothing(env: &Env) {
 pub fn reset_closes_with_a_fresh_window(env: &Env) {
     let config = failure_rate(10.0, 1).with_max_open_duration(Some(40.0)).unwrap();
     let worker = env.circuit(b"", b"payments", &config);
-    let operator = env.circuit(b"", b"payments", &config);
+    let operator = env.operator(b"", b"payments", &config);
     worker.fail(4);
     assert_eq!(worker.acquire(), rejected_open(OPEN_MS));
     env.sleep(OPEN_MS);
@@ -753,6 +766,8 @@ pub fn reset_closes_with_a_fresh_window(env: &Env) {
     worker.fail(1);
     assert_eq!(worker.acquire(), rejected_open(20_000), "backoff level 1");
     operator.command(Command::Reset);
+    // A worker of another server may trust what it remembers a while.
+    env.sleep(TRUST_REMEMBERED_OPEN_MS);
     assert_eq!(
         worker.acquire(),
         Permission::Permitted,
@@ -765,6 +780,7 @@ pub fn reset_closes_with_a_fresh_window(env: &Env) {
     assert_eq!(worker.acquire(), rejected_open(OPEN_MS), "the reset ended the backoff");
     operator.command(Command::ForceOpen(3_600_000));
     operator.command(Command::Reset);
+    env.sleep(TRUST_REMEMBERED_OPEN_MS);
     assert_eq!(worker.acquire(), Permission::Permitted, "a reset ends a forced state");
     assert_eq!(operator.transitions(), ["reset", "forced_open", "reset"]);
     assert_eq!(

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Two real memcached servers on free loopback ports for tests/memcached/:
-# one serves most tests, both show that a service stays on one server.
+# Real memcached servers on free loopback ports for tests/memcached/: one
+# serves most tests, two show that a service stays on one server, a small
+# one fills up; and a proxy in front of the first that delays every reply
+# by 45 ms (a slow server, for the tests that bound the time of a call).
 set -euo pipefail
 extension=${1:?usage: memcached.sh PATH/TO/circuit_breaker.so}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -14,10 +16,13 @@ trap cleanup EXIT
 
 # Each server listens before the next free port is chosen, which could
 # otherwise be the same one.
+# The third has 2 MB and answers SERVER_ERROR when full (-M) rather than
+# evicting: a server out of memory.
 ports=()
-for _ in 1 2; do
+for options in "-m 64" "-m 64" "-m 2 -I 512k -M"; do
     port=$(free_port)
-    memcached -l 127.0.0.1 -p "$port" -U 0 -u "$(id -un)" -m 64 &
+    # shellcheck disable=SC2086
+    memcached -l 127.0.0.1 -p "$port" -U 0 -u "$(id -un)" $options &
     pids+=($!)
     ports+=("$port")
     for attempt in $(seq 100); do
@@ -27,8 +32,19 @@ for _ in 1 2; do
     done
 done
 
+slow_port=$(free_port)
+php "$here/integration/delay-proxy.php" "$slow_port" "127.0.0.1:${ports[0]}" 45 &
+pids+=($!)
+for attempt in $(seq 100); do
+    php -r "exit(@stream_socket_client('tcp://127.0.0.1:$slow_port') ? 0 : 1);" && break
+    [ "$attempt" -lt 100 ] || { echo "the delaying proxy on port $slow_port did not start"; exit 1; }
+    sleep 0.05
+done
+
 export CB_MEMCACHED=127.0.0.1:${ports[0]} CB_MEMCACHED_PID=${pids[0]}
+export CB_MEMCACHED_SLOW=127.0.0.1:$slow_port CB_MEMCACHED_DELAY_MS=45
 export CB_MEMCACHED_PAIR=127.0.0.1:${ports[0]},127.0.0.1:${ports[1]}
+export CB_MEMCACHED_SMALL=127.0.0.1:${ports[2]}
 export CB_MEMCACHED_FREE_PORT=$(free_port)
 "$here/../scripts/run-phpt.sh" "$extension" tests/memcached memcached
 

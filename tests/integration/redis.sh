@@ -3,7 +3,7 @@
 # standalone server with a password, one with TLS (certificate made here),
 # and a 3-master Redis Cluster. Stopped at the end, whatever happens.
 set -euo pipefail
-extension=${1:?usage: redis.sh PATH/TO/circuit_breaker.so}
+extension=${1:?usage: redis.sh PATH/TO/circuit_breaker.so [TEST]}
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 free_port() { php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'; }
@@ -49,34 +49,51 @@ tls_port=$(free_port)
 start_redis tls --port 0 --tls-port "$tls_port" --tls-cert-file "$work/server.crt" --tls-key-file "$work/server.key" --tls-ca-cert-file "$work/ca.crt" --tls-auth-clients no
 wait_for "$tls_port" --tls --cacert "$work/ca.crt"
 
-cluster_ports=()
-for node in 1 2 3; do
-    cluster_port=$(free_port)
-    cluster_ports+=("$cluster_port")
-    start_redis "cluster-$node" --port "$cluster_port" --cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout 2000
-    wait_for "$cluster_port"
-done
-redis-cli --cluster create "${cluster_ports[@]/#/127.0.0.1:}" --cluster-replicas 0 --cluster-yes > "$work/cluster-create.log" 2>&1
-# Every node must see the whole cluster before the tests start: a node that
-# has not yet learnt the slots of the others answers CLUSTERDOWN.
-for cluster_port in "${cluster_ports[@]}"; do
-    for attempt in $(seq 100); do
-        info=$(redis-cli -p "$cluster_port" cluster info)
-        grep -q 'cluster_state:ok' <<< "$info" && grep -q 'cluster_known_nodes:3' <<< "$info" \
-            && grep -q 'cluster_slots_ok:16384' <<< "$info" && break
-        [ "$attempt" -lt 100 ] || { echo "the cluster did not form"; cat "$work/cluster-create.log"; exit 1; }
-        sleep 0.1
+# A 3-master cluster; sets cluster_ports and cluster_pids.
+make_cluster() { # name, then more redis-server arguments
+    local name=$1
+    shift
+    cluster_ports=()
+    cluster_pids=()
+    for node in 1 2 3; do
+        local cluster_port
+        cluster_port=$(free_port)
+        cluster_ports+=("$cluster_port")
+        start_redis "$name-$node" --port "$cluster_port" --cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout 2000 "$@"
+        cluster_pids+=("$(cat "$work/$name-$node/pid")")
+        wait_for "$cluster_port"
     done
-done
+    redis-cli --cluster create "${cluster_ports[@]/#/127.0.0.1:}" --cluster-replicas 0 --cluster-yes > "$work/$name-create.log" 2>&1
+    # Every node must see the whole cluster before the tests start: a node that
+    # has not yet learnt the slots of the others answers CLUSTERDOWN.
+    for cluster_port in "${cluster_ports[@]}"; do
+        for attempt in $(seq 100); do
+            info=$(redis-cli -p "$cluster_port" cluster info)
+            grep -q 'cluster_state:ok' <<< "$info" && grep -q 'cluster_known_nodes:3' <<< "$info" \
+                && grep -q 'cluster_slots_ok:16384' <<< "$info" && break
+            [ "$attempt" -lt 100 ] || { echo "the cluster did not form"; cat "$work/$name-create.log"; exit 1; }
+            sleep 0.1
+        done
+    done
+}
+
+make_cluster cluster
+export CB_REDIS_CLUSTER=$(printf 'redis://127.0.0.1:%s\n' "${cluster_ports[@]}" | paste -sd, -)
+# A cluster whose masters the tests stop and kill. Without replicas, the
+# masters left serve their own slots only when the cluster does not require
+# full coverage (with it, Redis itself refuses every key when a slot is lost).
+make_cluster faulty --cluster-require-full-coverage no
+export CB_REDIS_FAULTY_CLUSTER=$(printf 'redis://127.0.0.1:%s\n' "${cluster_ports[@]}" | paste -sd, -)
+export CB_REDIS_FAULTY_CLUSTER_PIDS=$(printf '%s\n' "${cluster_pids[@]}" | paste -sd, -)
 
 export CB_REDIS_ADDRESS=127.0.0.1:$port CB_REDIS_PASSWORD=$password
 export CB_REDIS_DSN=redis://:$password@127.0.0.1:$port
 export CB_REDIS_PID=$(cat "$work/standalone/pid")
 export CB_REDIS_TLS_DSN=rediss://127.0.0.1:$tls_port SSL_CERT_FILE=$work/ca.crt
-export CB_REDIS_CLUSTER=$(printf 'redis://127.0.0.1:%s\n' "${cluster_ports[@]}" | paste -sd, -)
-export CB_REDIS_FREE_PORT=$(free_port)
+export CB_REDIS_FREE_PORT=$(free_port) CB_REDIS_RESTART_PORT=$(free_port) CB_REDIS_SLOW_PORT=$(free_port)
 
-"$here/../scripts/run-phpt.sh" "$extension" tests/redis redis
+# A second argument runs one test (or another directory) of tests/redis.
+"$here/../scripts/run-phpt.sh" "$extension" "${2:-tests/redis}" redis
 
 # The conformance suite (tests/conformance/) over the standalone server and the cluster.
 (cd "$here/.." && REDIS_URL=$CB_REDIS_DSN REDIS_CLUSTER_NODES=$CB_REDIS_CLUSTER \

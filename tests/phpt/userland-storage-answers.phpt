@@ -64,9 +64,9 @@ keyed by the keys (correct): rejected
 a list, as MGET: permitted
   getMultiple() returned an array with the integer key 0 (a list?): it must return the values found keyed by their keys
 counters as words: permitted
-  getMultiple() returned 'many' for the key 'cb:service:%s': a counter is an int of at least 0, or a string of digits
+  key cb:service:%s held "many", which is not a counter: replaced by 0
 counters as floats: permitted
-  getMultiple() returned 1.5 for the key 'cb:service:%s': a counter is an int of at least 0, or a string of digits
+  getMultiple() returned 1.5 for the key 'cb:service:%s': a value is a string, or an int of at least 0
 counters as numeric strings: rejected
 not an array: permitted
   getMultiple() must return an array keyed by the keys found, it returned 'nothing'

@@ -29,6 +29,25 @@ foreach (['payments', 'inventory'] as $service) {
     $window = resp($address, ['CLUSTER', 'KEYSLOT', "cluster:cb:{{$service}}:w"]);
     echo "$service: ", $state === $window ? 'one slot' : 'split', "\n";
 }
+
+// A slot moved to another master after the slot map was read: the old
+// master answers MOVED, the call follows it, and the map is read again.
+$moved = 'moved-' . getmypid();
+$slot = resp($address, ['CLUSTER', 'KEYSLOT', "cluster:cb:{{$moved}}:s"]);
+$masters = [];
+foreach (resp($address, ['CLUSTER', 'SLOTS']) as [$first, $last, $master]) {
+    $masters["$master[0]:$master[1]"] = $master[2];
+    if ($slot >= $first && $slot <= $last) {
+        $owner = "$master[0]:$master[1]";
+    }
+}
+$target = array_key_first(array_diff_key($masters, [$owner => true]));
+foreach (array_unique([$target, $owner, ...array_keys($masters)]) as $node) {
+    resp($node, ['CLUSTER', 'SETSLOT', $slot, 'NODE', $masters[$target]]);
+}
+$breaker = new CircuitBreaker($moved, configuration(), new RedisStorage($nodes, 'cluster:', 0.5), $listener, $clock);
+repeat(4, fn () => $breaker->registerFailure());
+echo "moved slot: ", $breaker->getState()->value, ", keys on the new master: ", resp($target, ['EXISTS', "cluster:cb:{{$moved}}:w"]), "\n";
 echo count(array_filter($listener->events, fn ($e) => $e instanceof Zeusi\CircuitBreaker\Event\CircuitOpened)), " openings, ",
     count(array_filter($listener->events, fn ($e) => $e instanceof Zeusi\CircuitBreaker\Event\StorageFailed)), " storage failures\n";
 ?>
@@ -39,4 +58,5 @@ shipping {eu}: open, trial permitted, then closed
 binary: open, trial permitted, then closed
 payments: one slot
 inventory: one slot
-4 openings, 0 storage failures
+moved slot: open, keys on the new master: 1
+5 openings, 0 storage failures

@@ -13,11 +13,18 @@
 //! <name>:f:<generation>, :m:<generation>   failures, and failures at the last success
 //! <name>:a:<generation>             half-open admissions
 //! ```
+//!
+//! Any other client may write over these keys. A state that does not parse
+//! is replaced by a closed state of a new generation, with a time to live,
+//! by the call that finds it, whose `StorageFailed` names the key and what
+//! it held; a counter that holds no number is read as 0 and replaced when
+//! next incremented. Either way the circuit counts again at once.
 
 use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::{OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
+use crate::core::config::MAX_BACKOFF_LEVEL;
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
@@ -46,11 +53,9 @@ pub trait KeyValue {
         ttl_ms: Millis,
     ) -> Result<bool, StorageError>;
 
-    /// Names the store across the objects of a process, when a worker may
-    /// remember, between requests, until when a circuit is open there.
-    fn identity(&self) -> Option<String> {
-        None
-    }
+    /// A PHP-level call starts: a backend with a timeout bounds all the
+    /// round trips of the call from here.
+    fn begin_call(&self) {}
 
     /// An increment, then a multi-get, in one round trip where the backend
     /// can pipeline them; the default makes two calls.
@@ -82,6 +87,10 @@ pub fn encode_state(state: CircuitState) -> String {
     format!("{plain}:{}:{}:{}", state.until, state.backoff, u8::from(state.forced))
 }
 
+/// Larger generations and instants are no state this storage wrote: taken
+/// as garbage, so that the core's arithmetic on them cannot overflow.
+const MAX_STATE_NUMBER: u64 = 1 << 53;
+
 pub fn decode_state(encoded: &[u8]) -> Option<CircuitState> {
     let encoded = std::str::from_utf8(encoded).ok()?;
     let mut parts = encoded.split(':');
@@ -91,10 +100,12 @@ pub fn decode_state(encoded: &[u8]) -> Option<CircuitState> {
         "2" => Phase::HalfOpen,
         _ => return None,
     };
+    let generation: u64 = parts.next()?.parse().ok()?;
+    let since: Millis = parts.next()?.parse().ok()?;
     let mut state = CircuitState {
         phase,
-        generation: parts.next()?.parse().ok()?,
-        since: parts.next()?.parse().ok()?,
+        generation,
+        since,
         ..CircuitState::INITIAL
     };
     if let Some(until) = parts.next() {
@@ -106,7 +117,39 @@ pub fn decode_state(encoded: &[u8]) -> Option<CircuitState> {
             _ => return None,
         };
     }
-    parts.next().is_none().then_some(state)
+    let sane = |number: i64| number.unsigned_abs() <= MAX_STATE_NUMBER;
+    (parts.next().is_none()
+        && generation <= MAX_STATE_NUMBER
+        && sane(since)
+        && sane(state.until)
+        && state.backoff <= MAX_BACKOFF_LEVEL)
+        .then_some(state)
+}
+
+/// How long a state replacing garbage is kept when the call that found it
+/// does not say: as a closed state it may expire at any time (an absent
+/// state is the initial, closed one), and a day outlives any window.
+const REPLACED_STATE_TTL_MS: Millis = 24 * 3_600 * 1_000;
+
+/// The generation of a state replacing garbage: the milliseconds of the
+/// system clock, above any generation the circuit reached by transitions,
+/// so that no counter left from an earlier generation counts in it.
+fn fresh_generation() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |elapsed| elapsed.as_millis() as u64)
+        .clamp(1, MAX_STATE_NUMBER)
+}
+
+/// A stored value as text for a message: escaped, and cut when long.
+fn shown(value: &[u8]) -> String {
+    const SHOWN: usize = 64;
+    let escaped = value[..value.len().min(SHOWN)].escape_ascii().to_string();
+    if value.len() > SHOWN {
+        format!("{escaped}... ({} bytes)", value.len())
+    } else {
+        escaped
+    }
 }
 
 /// The start of every key of a service: the prefix and the service, bytes
@@ -136,11 +179,8 @@ pub fn shard_of(service: &[u8]) -> u64 {
     })
 }
 
-fn number(value: &Option<Vec<u8>>) -> u64 {
-    value
-        .as_deref()
-        .and_then(|bytes| std::str::from_utf8(bytes).ok()?.trim().parse().ok())
-        .unwrap_or(0)
+fn parse_number(bytes: &[u8]) -> Option<u64> {
+    std::str::from_utf8(bytes).ok()?.trim().parse().ok()
 }
 
 fn key(name: &[u8], parts: std::fmt::Arguments<'_>) -> Vec<u8> {
@@ -155,6 +195,13 @@ pub type Values = Vec<Option<Vec<u8>>>;
 /// Turns a service into the name its keys start with.
 pub type NameOf = Box<dyn Fn(&[u8]) -> Vec<u8>>;
 
+/// Where a storage's open circuits are remembered (see `open_until`).
+struct OpenCircuits {
+    /// What makes two storage objects see the same data.
+    storage: String,
+    prefix: Vec<u8>,
+}
+
 /// The `Storage` operations composed from the primitives of `K`.
 pub struct KvStorage<K> {
     pub backend: K,
@@ -163,6 +210,9 @@ pub struct KvStorage<K> {
     /// The state each service was last seen in by this object: recording an
     /// outcome right after `acquirePermission()` needs no read of its own.
     seen: RefCell<HashMap<Vec<u8>, CircuitState>>,
+    /// Set when a worker remembers, between requests, until when a circuit
+    /// is open in this store.
+    open_circuits: Option<OpenCircuits>,
 }
 
 impl<K: KeyValue> KvStorage<K> {
@@ -171,7 +221,16 @@ impl<K: KeyValue> KvStorage<K> {
             backend,
             name,
             seen: RefCell::default(),
+            open_circuits: None,
         }
+    }
+
+    /// Remembers open circuits in the worker: `storage` names what the
+    /// backend reaches (two objects with the same name see the same data),
+    /// `prefix` the application within it.
+    pub fn remembering_open_circuits(mut self, storage: String, prefix: Vec<u8>) -> Self {
+        self.open_circuits = Some(OpenCircuits { storage, prefix });
+        self
     }
 
     fn saw(&self, service: &[u8], state: CircuitState) -> CircuitState {
@@ -182,9 +241,115 @@ impl<K: KeyValue> KvStorage<K> {
     fn state_key(&self, service: &[u8]) -> Vec<u8> {
         key(&(self.name)(service), format_args!(":s"))
     }
+
+    /// The state stored at `key` (`None`: absent, the initial state). One
+    /// that does not parse is replaced, and the call fails naming it.
+    fn parse_state(
+        &self,
+        service: &[u8],
+        key: &[u8],
+        stored: Option<&[u8]>,
+        ttl_ms: Millis,
+    ) -> Result<CircuitState, StorageError> {
+        let Some(encoded) = stored else {
+            return Ok(CircuitState::INITIAL);
+        };
+        if let Some(state) = decode_state(encoded) {
+            return Ok(state);
+        }
+        self.seen.borrow_mut().remove(service);
+        let replacement = CircuitState {
+            phase: Phase::Closed,
+            generation: fresh_generation(),
+            since: 0,
+            ..CircuitState::INITIAL
+        };
+        let replaced = self.backend.compare_and_set(
+            shard_of(service),
+            key,
+            Some(encoded),
+            encode_state(replacement).as_bytes(),
+            ttl_ms,
+        );
+        let outcome = match replaced {
+            // Not stored: another process replaced it first.
+            Ok(_) => "replaced by a closed state".to_owned(),
+            Err(error) => format!("could not be replaced: {error}"),
+        };
+        Err(StorageError::Unavailable(format!(
+            "key {} held \"{}\", which is not a circuit state: {outcome}",
+            key.escape_ascii(),
+            shown(encoded)
+        )))
+    }
+
+    /// Adds 1 to the counter at `key`; when it holds something other than a
+    /// number (written by another client), replaces it by 1.
+    fn increment(&self, shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
+        self.backend
+            .increment(shard, key, ttl_ms)
+            .or_else(|error| self.replace_garbage_counter(shard, key, ttl_ms).unwrap_or(Err(error)))
+    }
+
+    /// When the counter at `key` holds no number: replaces it by 1, counting
+    /// the increment that failed on it. `None` when it holds a number, or
+    /// cannot be read: the increment failed for another reason.
+    fn replace_garbage_counter(&self, shard: u64, key: &[u8], ttl_ms: Millis) -> Option<Result<u64, StorageError>> {
+        let garbage = self.backend.get_multiple(shard, &[key.to_vec()]).ok()?.pop()??;
+        if parse_number(&garbage).is_some() {
+            return None;
+        }
+        Some(
+            match self.backend.compare_and_set(shard, key, Some(&garbage), b"1", ttl_ms) {
+                Ok(true) => Ok(1),
+                // Replaced by another process meanwhile: counted on top of it.
+                Ok(false) => self.backend.increment(shard, key, ttl_ms),
+                Err(error) => Err(error),
+            },
+        )
+    }
 }
 
 impl<K: KeyValue> KvStorage<K> {
+    /// The counters read back by [`Self::count`] (`values[0]`, the state,
+    /// reads as 0). One that holds no number (written by another client, or
+    /// handed back by a storage written in PHP) is never read as 0 silently:
+    /// it is replaced by 0, and the call fails naming it.
+    fn numbers(
+        &self,
+        shard: u64,
+        keys: &[Vec<u8>],
+        values: &Values,
+        record: &OutcomeRecord,
+    ) -> Result<Vec<u64>, StorageError> {
+        let mut numbers = vec![0; values.len()];
+        for (index, value) in values.iter().enumerate().skip(1) {
+            let Some(value) = value else { continue };
+            if let Some(number) = parse_number(value) {
+                numbers[index] = number;
+                continue;
+            }
+            let ttl_ms = if index < 4 {
+                record.state_ttl_ms
+            } else {
+                record.window.counter_ttl_ms()
+            };
+            let outcome = match self
+                .backend
+                .compare_and_set(shard, &keys[index], Some(value), b"0", ttl_ms)
+            {
+                Ok(_) => "replaced by 0".to_owned(),
+                Err(error) => format!("could not be replaced: {error}"),
+            };
+            return Err(StorageError::Unavailable(format!(
+                "key {} held \"{}\", which is not a counter: {outcome}",
+                keys[index].escape_ascii(),
+                shown(value)
+            )));
+        }
+        Ok(numbers)
+    }
+
     /// Counts one outcome in the generation of `state`, and reads back the
     /// stored state, the tallies and the window of that generation.
     fn count(
@@ -199,12 +364,10 @@ impl<K: KeyValue> KvStorage<K> {
         let now_bucket = record.window.bucket_at(record.now);
         let counter = key(&name, format_args!(":b:{now_bucket}:{generation}:{}", record.slot));
         if state.phase == Phase::HalfOpen {
-            self.backend
-                .increment(shard, &key(&name, format_args!(":o:{generation}")), record.state_ttl_ms)?;
+            self.increment(shard, &key(&name, format_args!(":o:{generation}")), record.state_ttl_ms)?;
         }
         if record.counts_runs && record.outcome == Outcome::Failure {
-            self.backend
-                .increment(shard, &key(&name, format_args!(":f:{generation}")), record.state_ttl_ms)?;
+            self.increment(shard, &key(&name, format_args!(":f:{generation}")), record.state_ttl_ms)?;
         }
         let mut keys = vec![
             key(&name, format_args!(":s")),
@@ -217,15 +380,20 @@ impl<K: KeyValue> KvStorage<K> {
                 keys.push(key(&name, format_args!(":b:{bucket}:{generation}:{slot}")));
             }
         }
-        let (_, values) = self
-            .backend
-            .increment_and_get(shard, &counter, record.window.counter_ttl_ms(), &keys)?;
-        let current = match &values[0] {
-            Some(encoded) => decode_state(encoded)
-                .ok_or_else(|| StorageError::Unavailable("a stored state does not parse".into()))?,
-            None => CircuitState::INITIAL,
+        let counter_ttl_ms = record.window.counter_ttl_ms();
+        let values = match self.backend.increment_and_get(shard, &counter, counter_ttl_ms, &keys) {
+            Ok((_, values)) => values,
+            Err(error) => match self.replace_garbage_counter(shard, &counter, counter_ttl_ms) {
+                Some(replaced) => {
+                    replaced?;
+                    self.backend.get_multiple(shard, &keys)?
+                }
+                None => return Err(error),
+            },
         };
-        let (failures, at_last_success) = (number(&values[2]), number(&values[3]));
+        let current = self.parse_state(service, &keys[0], values[0].as_deref(), record.state_ttl_ms)?;
+        let numbers = self.numbers(shard, &keys, &values, record)?;
+        let (failures, at_last_success) = (numbers[2], numbers[3]);
         if record.counts_runs && record.outcome == Outcome::Success && failures > at_last_success {
             // The run of failures ends here; a failure counted meanwhile
             // starts the next run.
@@ -243,13 +411,13 @@ impl<K: KeyValue> KvStorage<K> {
             Outcome::Failure => failures.saturating_sub(at_last_success),
         };
         let mut window = vec![0; record.slot_count];
-        for (index, value) in values[4..].iter().enumerate() {
-            window[index % record.slot_count] += number(value);
+        for (index, count) in numbers[4..].iter().enumerate() {
+            window[index % record.slot_count] += count;
         }
         Ok((
             Tally {
                 window,
-                generation_outcomes: number(&values[1]),
+                generation_outcomes: numbers[1],
                 consecutive_failures,
             },
             current,
@@ -258,25 +426,28 @@ impl<K: KeyValue> KvStorage<K> {
 }
 
 impl<K: KeyValue> Storage for KvStorage<K> {
+    fn begin_call(&self) {
+        self.backend.begin_call();
+    }
+
     fn remembered_open_until(&self, service: &[u8]) -> Option<RememberedOpen> {
-        open_until::remembered(&self.backend.identity()?, (self.name)(service))
+        let circuits = self.open_circuits.as_ref()?;
+        open_until::remembered(&circuits.storage, &circuits.prefix, service)
     }
 
     fn remember_open_until(&self, service: &[u8], until: Option<RememberedOpen>) {
-        if let Some(identity) = self.backend.identity() {
-            open_until::remember(&identity, (self.name)(service), until);
+        if let Some(circuits) = &self.open_circuits {
+            open_until::remember(&circuits.storage, &circuits.prefix, service, until);
         }
     }
 
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
+        let key = self.state_key(service);
         let values = self
             .backend
-            .get_multiple(shard_of(service), &[self.state_key(service)])?;
-        let state = match values.first() {
-            Some(Some(encoded)) => decode_state(encoded)
-                .ok_or_else(|| StorageError::Unavailable("a stored state does not parse".into()))?,
-            _ => CircuitState::INITIAL,
-        };
+            .get_multiple(shard_of(service), std::slice::from_ref(&key))?;
+        let stored = values.into_iter().next().flatten();
+        let state = self.parse_state(service, &key, stored.as_deref(), REPLACED_STATE_TTL_MS)?;
         Ok(self.saw(service, state))
     }
 
@@ -342,14 +513,16 @@ impl<K: KeyValue> Storage for KvStorage<K> {
         let values = self.backend.get_multiple(shard_of(service), &keys)?;
         let mut sums = vec![0; slot_count];
         for (index, value) in values.iter().enumerate() {
-            sums[index % slot_count] += number(value);
+            // A status only reads: a counter that holds no number, which the
+            // next outcome replaces, counts as nothing here.
+            sums[index % slot_count] += value.as_deref().and_then(parse_number).unwrap_or(0);
         }
         Ok(sums)
     }
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         let name = (self.name)(service);
-        self.backend.increment(
+        self.increment(
             shard_of(service),
             &key(&name, format_args!(":a:{}", state.generation)),
             ttl_ms,
@@ -359,3 +532,39 @@ impl<K: KeyValue> Storage for KvStorage<K> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod stored_text_tests {
+    use super::*;
+
+    #[test]
+    fn states_beyond_what_this_storage_writes_are_garbage() {
+        assert_eq!(
+            decode_state(b"1:9007199254740992:-9007199254740992"),
+            Some(CircuitState {
+                phase: Phase::Open,
+                generation: MAX_STATE_NUMBER,
+                since: -(MAX_STATE_NUMBER as Millis),
+                ..CircuitState::INITIAL
+            })
+        );
+        assert_eq!(decode_state(b"1:9007199254740993:0"), None);
+        assert_eq!(decode_state(b"1:18446744073709551615:0"), None);
+        assert_eq!(decode_state(b"2:7:9223372036854775807"), None);
+        assert_eq!(decode_state(b"3:1:0"), None);
+    }
+
+    #[test]
+    fn garbage_is_shown_escaped_and_cut() {
+        assert_eq!(shown(b"\x00a\r\n\"b\""), "\\x00a\\r\\n\\\"b\\\"");
+        let long = shown(&[b'x'; 1_000]);
+        assert!(long.starts_with(&"x".repeat(64)));
+        assert!(long.ends_with("... (1000 bytes)"));
+    }
+
+    #[test]
+    fn a_replacing_generation_is_above_those_transitions_reach() {
+        let generation = fresh_generation();
+        assert!(generation > 1_700_000_000_000 && generation <= MAX_STATE_NUMBER);
+    }
+}

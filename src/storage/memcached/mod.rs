@@ -4,9 +4,10 @@
 
 mod protocol;
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::cell::Cell;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use protocol::{Connection, Incremented, ProtocolError, expiry};
+use protocol::{Connection, Incremented, ProtocolError, expiry, with_deadline};
 
 use super::StorageError;
 use super::kv::{KeyValue, KvStorage, Values};
@@ -21,6 +22,11 @@ thread_local! {
 struct Server {
     address: String,
     timeout: Duration,
+    /// Its connection's key in the pool: everything a connection carries,
+    /// so that a storage with another timeout (too short for a slow
+    /// server, say) never shares a connection, or its backoff, with this
+    /// one.
+    connection_key: String,
 }
 
 impl Reconnect<Connection, ProtocolError> for Server {
@@ -28,18 +34,23 @@ impl Reconnect<Connection, ProtocolError> for Server {
         Connection::connect(&self.address, self.timeout)
     }
 
-    fn check(&self, connection: &mut Connection) -> bool {
-        connection.version().is_ok()
+    fn closed_by_peer(&self, connection: &Connection) -> bool {
+        connection.closed_by_peer()
     }
 
-    fn breaks_connection(&self, _error: &ProtocolError) -> bool {
-        // Any error leaves the text protocol at an unknown point of a reply.
-        true
+    fn breaks_connection(&self, error: &ProtocolError) -> bool {
+        // A refusal concerns one key: only transport errors, and answers
+        // outside the protocol, make the server's other circuits wait.
+        error.breaks_connection()
     }
 }
 
 pub struct MemcachedKeyValue {
     servers: Vec<Server>,
+    timeout: Duration,
+    /// When the PHP-level call in progress must be over: all its round
+    /// trips, connecting included, share it.
+    call_deadline: Cell<Option<Instant>>,
 }
 
 fn now_seconds() -> u64 {
@@ -56,8 +67,24 @@ impl MemcachedKeyValue {
     /// `servers` are `host:port`, already checked.
     pub fn new(servers: Vec<String>, timeout: Duration) -> Self {
         Self {
-            servers: servers.into_iter().map(|address| Server { address, timeout }).collect(),
+            servers: servers
+                .into_iter()
+                .map(|address| Server {
+                    connection_key: format!("{address} timeout {}us", timeout.as_micros()),
+                    address,
+                    timeout,
+                })
+                .collect(),
+            timeout,
+            call_deadline: Cell::default(),
         }
+    }
+
+    /// The servers, in order: a service lives on the one its shard picks,
+    /// so two storages see the same data only with the same list.
+    pub fn identity(&self) -> String {
+        let addresses: Vec<&str> = self.servers.iter().map(|server| server.address.as_str()).collect();
+        format!("memcached {}", addresses.join(","))
     }
 
     fn run<T>(
@@ -66,13 +93,26 @@ impl MemcachedKeyValue {
         run: impl FnOnce(&mut Connection) -> Result<T, ProtocolError>,
     ) -> Result<T, StorageError> {
         let server = &self.servers[(shard % self.servers.len() as u64) as usize];
-        with_connection(&CONNECTIONS, &server.address, server, run).map_err(|failure| match failure {
+        let now = Instant::now();
+        // A deadline long past belongs to an earlier call: a path that did
+        // not call `begin_call` gets a deadline of its own, not a timeout.
+        let deadline = match self.call_deadline.get() {
+            Some(deadline) if now < deadline + self.timeout => deadline,
+            _ => now + self.timeout,
+        };
+        with_deadline(deadline, || {
+            with_connection(&CONNECTIONS, &server.connection_key, server, run)
+        })
+        .map_err(|failure| match failure {
             Failure::BackingOff(wait) => StorageError::Unavailable(format!(
                 "memcached at {} failed just before: next attempt in {} ms",
                 server.address,
                 wait.as_millis()
             )),
             Failure::Server(error) if error.is_timeout() => StorageError::Timeout(server.timeout.as_millis() as u64),
+            Failure::Server(ProtocolError::Refused { command, answer }) => {
+                StorageError::Unavailable(format!("memcached at {} refused {command}: {answer}", server.address))
+            }
             Failure::Server(error) => {
                 StorageError::Unavailable(format!("memcached at {} failed: {error}", server.address))
             }
@@ -87,20 +127,18 @@ impl MemcachedKeyValue {
         }
         match connection.increment(key)? {
             Incremented::Value(value) => Ok(value),
-            Incremented::NotFound => Err(ProtocolError::Unexpected("a counter vanished as it was created".into())),
+            // Evicted or deleted between the two commands: this key's problem.
+            Incremented::NotFound => Err(ProtocolError::Refused {
+                command: "incr",
+                answer: "NOT_FOUND right after add found the key".into(),
+            }),
         }
     }
 }
 
 impl KeyValue for MemcachedKeyValue {
-    fn identity(&self) -> Option<String> {
-        Some(
-            self.servers
-                .iter()
-                .map(|server| server.address.as_str())
-                .collect::<Vec<_>>()
-                .join(","),
-        )
+    fn begin_call(&self) {
+        self.call_deadline.set(Some(Instant::now() + self.timeout));
     }
 
     fn increment(&self, shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
@@ -173,10 +211,16 @@ pub fn key_base(prefix: &[u8], service: &[u8]) -> Vec<u8> {
 pub type MemcachedStorage = KvStorage<MemcachedKeyValue>;
 
 pub fn memcached_storage(servers: Vec<String>, prefix: Vec<u8>, timeout: Duration) -> MemcachedStorage {
+    let backend = MemcachedKeyValue::new(servers, timeout);
+    let identity = backend.identity();
     KvStorage::new(
-        MemcachedKeyValue::new(servers, timeout),
-        Box::new(move |service| key_base(&prefix, service)),
+        backend,
+        Box::new({
+            let prefix = prefix.clone();
+            move |service| key_base(&prefix, service)
+        }),
     )
+    .remembering_open_circuits(identity, prefix)
 }
 
 #[cfg(test)]

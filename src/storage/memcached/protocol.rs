@@ -1,31 +1,138 @@
 //! Memcached's text protocol, the few commands the storage needs, over one
-//! blocking connection with timeouts. Written here rather than taken from
-//! the `memcache` crate: that crate cannot pipeline two commands (a
-//! permitted call must cost two round trips) and runs a connection pool
+//! blocking connection bounded by a deadline. Written here rather than
+//! taken from the `memcache` crate: that crate cannot pipeline two commands
+//! (a permitted call must cost two round trips) and runs a connection pool
 //! with threads of its own in every PHP worker.
 
-use std::io::{BufRead, BufReader, Write};
+use std::cell::Cell;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpStream, ToSocketAddrs};
-use std::time::Duration;
+use std::os::fd::{AsRawFd, RawFd};
+use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
 #[derive(Debug, Error)]
 pub enum ProtocolError {
+    /// The connection failed, or a read or write outlived the deadline.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// An answer outside the protocol: where the next one starts is unknown.
     #[error("unexpected answer from memcached: {0}")]
     Unexpected(String),
+    /// The server refused one command (`CLIENT_ERROR`, `SERVER_ERROR`,
+    /// `ERROR`) and read it whole: the connection is still in step, and the
+    /// refusal concerns that command's key only.
+    #[error("memcached refused {command}: {answer}")]
+    Refused { command: &'static str, answer: String },
+    /// The deadline passed before a request was sent: nothing is pending on
+    /// the connection.
+    #[error("no time left before the deadline")]
+    NoTimeLeft,
 }
 
 impl ProtocolError {
     pub fn is_timeout(&self) -> bool {
-        matches!(self, Self::Io(error) if matches!(error.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut))
+        match self {
+            Self::Io(error) => matches!(
+                error.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ),
+            Self::NoTimeLeft => true,
+            Self::Unexpected(_) | Self::Refused { .. } => false,
+        }
+    }
+
+    /// Whether the connection can no longer be used: an I/O error, or an
+    /// answer that leaves the protocol at an unknown point of a reply.
+    pub fn breaks_connection(&self) -> bool {
+        matches!(self, Self::Io(_) | Self::Unexpected(_))
+    }
+}
+
+thread_local! {
+    /// The end of the storage call running on this thread: every connection,
+    /// read and write of it must be over by then.
+    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// Runs `run` with every connection, read and write bounded by `deadline`.
+pub fn with_deadline<T>(deadline: Instant, run: impl FnOnce() -> T) -> T {
+    let outer = DEADLINE.replace(Some(deadline));
+    let result = run();
+    DEADLINE.set(outer);
+    result
+}
+
+/// The time left before the deadline (a minute when none is set: a
+/// connection is only used under `with_deadline`).
+fn time_left() -> std::io::Result<Duration> {
+    let left = DEADLINE.get().map_or(Duration::from_secs(60), |deadline| {
+        deadline.saturating_duration_since(Instant::now())
+    });
+    if left.is_zero() {
+        return Err(std::io::ErrorKind::TimedOut.into());
+    }
+    Ok(left)
+}
+
+/// A socket whose every read waits at most until the deadline.
+struct DeadlineStream(TcpStream);
+
+impl DeadlineStream {
+    /// Waits until the socket has something to read, or the deadline.
+    /// `poll` rather than a socket timeout: those count in scheduler ticks
+    /// (4 ms here), and a call must not outlive its deadline by as much.
+    fn wait_readable(&self) -> std::io::Result<()> {
+        loop {
+            let left = time_left()?;
+            let mut socket = libc::pollfd {
+                fd: self.0.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let milliseconds = left.as_micros().div_ceil(1_000).min(i32::MAX as u128) as i32;
+            // SAFETY: `socket` is one valid `pollfd` on this stack frame, for
+            // an open descriptor this stream owns.
+            match unsafe { libc::poll(&raw mut socket, 1, milliseconds) } {
+                0 => return Err(std::io::ErrorKind::TimedOut.into()),
+                ready if ready > 0 => return Ok(()),
+                _ => {
+                    let error = std::io::Error::last_os_error();
+                    if error.kind() != std::io::ErrorKind::Interrupted {
+                        return Err(error);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Read for DeadlineStream {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        self.wait_readable()?;
+        self.0.read(buffer)
+    }
+}
+
+impl AsRawFd for DeadlineStream {
+    fn as_raw_fd(&self) -> RawFd {
+        self.0.as_raw_fd()
     }
 }
 
 pub struct Connection {
-    reader: BufReader<TcpStream>,
+    reader: BufReader<DeadlineStream>,
+}
+
+/// The command a refusal answered, when `line` is one.
+fn refusal(command: &'static str, line: &str) -> Option<ProtocolError> {
+    (line == "ERROR" || line.starts_with("CLIENT_ERROR") || line.starts_with("SERVER_ERROR")).then(|| {
+        ProtocolError::Refused {
+            command,
+            answer: line.to_owned(),
+        }
+    })
 }
 
 /// What `incr` answered.
@@ -52,16 +159,15 @@ pub fn expiry(ttl_seconds: u64, now_seconds: u64) -> u64 {
 }
 
 impl Connection {
+    /// Connects within `timeout` and the time left before the deadline.
     pub fn connect(address: &str, timeout: Duration) -> Result<Self, ProtocolError> {
         let mut last = None;
         for socket in address.to_socket_addrs()? {
-            match TcpStream::connect_timeout(&socket, timeout) {
+            match TcpStream::connect_timeout(&socket, timeout.min(time_left()?)) {
                 Ok(stream) => {
-                    stream.set_read_timeout(Some(timeout))?;
-                    stream.set_write_timeout(Some(timeout))?;
                     stream.set_nodelay(true)?;
                     return Ok(Self {
-                        reader: BufReader::new(stream),
+                        reader: BufReader::new(DeadlineStream(stream)),
                     });
                 }
                 Err(error) => last = Some(error),
@@ -74,7 +180,10 @@ impl Connection {
     }
 
     fn send(&mut self, request: &[u8]) -> Result<(), ProtocolError> {
-        self.reader.get_mut().write_all(request)?;
+        let left = time_left().map_err(|_| ProtocolError::NoTimeLeft)?;
+        let stream = &mut self.reader.get_mut().0;
+        stream.set_write_timeout(Some(left))?;
+        stream.write_all(request)?;
         Ok(())
     }
 
@@ -94,6 +203,9 @@ impl Connection {
         let line = self.line()?;
         if line == "NOT_FOUND" {
             return Ok(Incremented::NotFound);
+        }
+        if let Some(refused) = refusal("incr", &line) {
+            return Err(refused);
         }
         line.trim()
             .parse()
@@ -118,6 +230,10 @@ impl Connection {
             let line = self.line()?;
             if line == "END" {
                 return Ok(items);
+            }
+            // Ends the answer, in place of END.
+            if let Some(refused) = refusal("gets", &line) {
+                return Err(refused);
             }
             let parts: Vec<&str> = line.split(' ').collect();
             let [_, key, _, length, cas] = parts[..] else {
@@ -144,20 +260,26 @@ impl Connection {
         self.read_gets(keys)
     }
 
-    /// `incr` and `gets` sent together: one round trip.
+    /// `incr` and `gets` sent together: one round trip. A refused `incr`
+    /// is returned once the answer to `gets` is read too, so that the
+    /// connection stays in step.
     pub fn increment_and_gets(
         &mut self,
         key: &[u8],
         keys: &[Vec<u8>],
     ) -> Result<(Incremented, Vec<Option<Item>>), ProtocolError> {
         self.send(&[Self::incr_request(key), Self::gets_request(keys)].concat())?;
-        let incremented = self.read_incr()?;
-        Ok((incremented, self.read_gets(keys)?))
+        let incremented = match self.read_incr() {
+            Err(error) if error.breaks_connection() => return Err(error),
+            incremented => incremented,
+        };
+        let items = self.read_gets(keys)?;
+        Ok((incremented?, items))
     }
 
     fn store(
         &mut self,
-        command: &str,
+        command: &'static str,
         key: &[u8],
         value: &[u8],
         expiry: u64,
@@ -173,10 +295,12 @@ impl Connection {
         request.extend_from_slice(value);
         request.extend_from_slice(b"\r\n");
         self.send(&request)?;
-        match self.line()?.as_str() {
+        let line = self.line()?;
+        match line.as_str() {
             "STORED" => Ok(true),
             "NOT_STORED" | "EXISTS" | "NOT_FOUND" => Ok(false),
-            other => Err(ProtocolError::Unexpected(other.to_owned())),
+            // Memcached reads the whole value before it refuses one.
+            other => Err(refusal(command, other).unwrap_or_else(|| ProtocolError::Unexpected(line.clone()))),
         }
     }
 
@@ -190,15 +314,11 @@ impl Connection {
         self.store("cas", key, value, expiry, Some(cas))
     }
 
-    /// Answers `version`: a check of a connection idle for a while.
-    pub fn version(&mut self) -> Result<(), ProtocolError> {
-        self.send(b"version\r\n")?;
-        let line = self.line()?;
-        if line.starts_with("VERSION") {
-            Ok(())
-        } else {
-            Err(ProtocolError::Unexpected(line))
-        }
+    /// Whether the server closed this idle connection (see
+    /// `persistent::closed_by_peer`), or left bytes nobody asked for.
+    pub fn closed_by_peer(&self) -> bool {
+        use std::os::fd::AsRawFd;
+        !self.reader.buffer().is_empty() || super::super::persistent::closed_by_peer(self.reader.get_ref().as_raw_fd())
     }
 }
 

@@ -1,70 +1,453 @@
-//! Redis connections for the shared pool of `storage::persistent`: a
-//! standalone connection with read, write and connect timeouts, or a
-//! cluster connection.
+//! Our own Redis connection (TCP, TLS or Unix socket) for the shared pool of
+//! `storage::persistent`. redis-rs packs commands, parses replies and runs
+//! scripts through `ConnectionLike`; the socket is ours, for two things
+//! redis-rs's connection cannot do:
+//!
+//! - every read and write ends by the deadline of the PHP-level call, so
+//!   all the round trips of one call share one timeout (the socket timeout
+//!   is set to the time left before each system call);
+//! - an idle connection can be checked without a round trip: a peek at
+//!   the socket tells whether the server closed it (restart, idle timeout),
+//!   so the pool reconnects before sending anything, and a command is
+//!   never sent twice.
 
-use std::time::Duration;
+use std::io::{self, BufReader, Read, Write};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::os::fd::{AsRawFd, FromRawFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::net::UnixStream;
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
 
-use redis::cluster::{ClusterClient, ClusterConnection};
-use redis::{Client, Connection, ConnectionInfo, ConnectionLike, RedisError, RedisResult};
+use redis::{ConnectionAddr, ConnectionInfo, ConnectionLike, ErrorKind, Parser, RedisError, RedisResult, Value};
+use rustls::pki_types::ServerName;
+use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
 
-use crate::storage::persistent::{Reconnect, Slots};
-
-/// Where the storage connects.
-#[derive(Clone)]
-pub enum Target {
-    Standalone(Box<ConnectionInfo>),
-    Cluster(Vec<ConnectionInfo>),
-}
-
-pub enum Open {
-    Standalone(Connection),
-    Cluster(Box<ClusterConnection>),
-}
-
-impl Open {
-    pub fn as_connection_like(&mut self) -> &mut dyn ConnectionLike {
-        match self {
-            Self::Standalone(connection) => connection,
-            Self::Cluster(connection) => connection.as_mut(),
-        }
-    }
-}
+use crate::storage::persistent::{Reconnect, Slots, closed_by_peer};
 
 thread_local! {
-    pub static CONNECTIONS: Slots<Open> = Slots::default();
+    pub static CONNECTIONS: Slots<Connection> = Slots::default();
 }
 
-pub struct Endpoint<'a> {
-    pub target: &'a Target,
-    pub timeout: Duration,
+enum Plain {
+    Tcp(TcpStream),
+    Unix(UnixStream),
 }
 
-impl Reconnect<Open, RedisError> for Endpoint<'_> {
-    fn connect(&self) -> RedisResult<Open> {
-        match self.target {
-            Target::Standalone(info) => {
-                let connection = Client::open((**info).clone())?.get_connection_with_timeout(self.timeout)?;
-                connection.set_read_timeout(Some(self.timeout))?;
-                connection.set_write_timeout(Some(self.timeout))?;
-                Ok(Open::Standalone(connection))
+/// A socket whose every read and write ends by `deadline`.
+struct Socket {
+    plain: Plain,
+    deadline: Instant,
+}
+
+fn deadline_passed() -> io::Error {
+    io::Error::new(io::ErrorKind::TimedOut, "the call's deadline passed")
+}
+
+impl Socket {
+    fn time_left(&self) -> io::Result<Duration> {
+        Some(self.deadline.saturating_duration_since(Instant::now()))
+            .filter(|left| !left.is_zero())
+            .ok_or_else(deadline_passed)
+    }
+
+    fn fd(&self) -> RawFd {
+        match &self.plain {
+            Plain::Tcp(stream) => stream.as_raw_fd(),
+            Plain::Unix(stream) => stream.as_raw_fd(),
+        }
+    }
+}
+
+impl Socket {
+    /// Waits until the socket is ready for `events`, at most until the
+    /// deadline: `ppoll` sleeps to the microsecond, where a socket timeout
+    /// would be rounded up to the kernel's tick (up to 10 ms late).
+    fn wait_for(&self, events: libc::c_short) -> io::Result<()> {
+        let left = self.time_left()?;
+        let mut poll = libc::pollfd {
+            fd: self.fd(),
+            events,
+            revents: 0,
+        };
+        let timeout = libc::timespec {
+            tv_sec: left.as_secs() as libc::time_t,
+            tv_nsec: left.subsec_nanos() as libc::c_long,
+        };
+        loop {
+            // SAFETY: `poll` and `timeout` live on this stack frame for the
+            // whole call, and the count (1) is the number of `pollfd`s.
+            let ready = unsafe { libc::ppoll(&raw mut poll, 1, &raw const timeout, std::ptr::null()) };
+            match ready {
+                0 => return Err(deadline_passed()),
+                1.. => return Ok(()),
+                _ => {
+                    let error = io::Error::last_os_error();
+                    if error.kind() != io::ErrorKind::Interrupted {
+                        return Err(error);
+                    }
+                }
             }
-            Target::Cluster(nodes) => {
-                let client = ClusterClient::builder(nodes.clone())
-                    .connection_timeout(self.timeout)
-                    .response_timeout(self.timeout)
-                    .retries(0)
-                    .build()?;
-                Ok(Open::Cluster(Box::new(client.get_connection()?)))
+        }
+    }
+}
+
+impl Read for Socket {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        self.wait_for(libc::POLLIN)?;
+        match &mut self.plain {
+            Plain::Tcp(stream) => stream.read(buffer),
+            Plain::Unix(stream) => stream.read(buffer),
+        }
+    }
+}
+
+impl Write for Socket {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.wait_for(libc::POLLOUT)?;
+        // Ready to write means room for some bytes, not all: the socket
+        // timeout keeps a partial write from blocking past the deadline.
+        let left = Some(self.time_left()?);
+        match &mut self.plain {
+            Plain::Tcp(stream) => {
+                stream.set_write_timeout(left)?;
+                stream.write(bytes)
+            }
+            Plain::Unix(stream) => {
+                stream.set_write_timeout(left)?;
+                stream.write(bytes)
             }
         }
     }
 
-    fn check(&self, connection: &mut Open) -> bool {
-        connection.as_connection_like().check_connection()
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+enum Stream {
+    Plain(Socket),
+    Tls(Box<StreamOwned<ClientConnection, Socket>>),
+}
+
+impl Stream {
+    fn socket_mut(&mut self) -> &mut Socket {
+        match self {
+            Self::Plain(socket) => socket,
+            Self::Tls(tls) => &mut tls.sock,
+        }
+    }
+
+    fn socket(&self) -> &Socket {
+        match self {
+            Self::Plain(socket) => socket,
+            Self::Tls(tls) => &tls.sock,
+        }
+    }
+}
+
+impl Read for Stream {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Self::Plain(socket) => socket.read(buffer),
+            Self::Tls(tls) => tls.read(buffer),
+        }
+    }
+}
+
+impl Write for Stream {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match self {
+            Self::Plain(socket) => socket.write(bytes),
+            Self::Tls(tls) => tls.write(bytes),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Self::Plain(socket) => socket.flush(),
+            Self::Tls(tls) => tls.flush(),
+        }
+    }
+}
+
+/// The certificate authorities of the system (or `SSL_CERT_FILE`), read
+/// once per process.
+fn tls_config() -> RedisResult<Arc<ClientConfig>> {
+    static CONFIG: OnceLock<Result<Arc<ClientConfig>, String>> = OnceLock::new();
+    CONFIG
+        .get_or_init(|| {
+            let mut roots = RootCertStore::empty();
+            let found = rustls_native_certs::load_native_certs();
+            if let Some(error) = found.errors.first()
+                && found.certs.is_empty()
+            {
+                return Err(format!("no certificate authority could be read: {error}"));
+            }
+            for certificate in found.certs {
+                // A certificate rustls cannot use is skipped, as by a browser.
+                let _ = roots.add(certificate);
+            }
+            Ok(Arc::new(
+                ClientConfig::builder()
+                    .with_root_certificates(roots)
+                    .with_no_client_auth(),
+            ))
+        })
+        .clone()
+        .map_err(|error| RedisError::from((ErrorKind::InvalidClientConfig, "TLS", error)))
+}
+
+fn connect_tcp(host: &str, port: u16, deadline: Instant) -> RedisResult<TcpStream> {
+    let mut last_error = io::Error::new(io::ErrorKind::NotFound, format!("{host} resolves to no address"));
+    for address in (host, port).to_socket_addrs()? {
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(deadline_passed().into());
+        }
+        match TcpStream::connect_timeout(&address, left) {
+            Ok(stream) => {
+                stream.set_nodelay(true)?;
+                return Ok(stream);
+            }
+            Err(error) => last_error = error,
+        }
+    }
+    Err(last_error.into())
+}
+
+/// Connects to a Unix socket without blocking: `UnixStream::connect` would
+/// wait, with no timeout, while the listen queue of a paused server is full.
+fn connect_unix(path: &Path) -> io::Result<UnixStream> {
+    // SAFETY: `socket` takes no pointer; a negative result is checked below.
+    let fd = unsafe {
+        libc::socket(
+            libc::AF_UNIX,
+            libc::SOCK_STREAM | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC,
+            0,
+        )
+    };
+    if fd < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: `fd` is a socket just opened and owned by nothing else: the
+    // stream owns it from here on, and closes it on every path out.
+    let stream = unsafe { UnixStream::from_raw_fd(fd) };
+    // SAFETY: `sockaddr_un` is plain data, for which all zeroes are valid.
+    let mut address: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+    address.sun_family = libc::AF_UNIX as libc::sa_family_t;
+    let bytes = path.as_os_str().as_bytes();
+    if bytes.len() >= address.sun_path.len() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "the socket path is too long",
+        ));
+    }
+    for (slot, &byte) in address.sun_path.iter_mut().zip(bytes) {
+        *slot = byte as libc::c_char;
+    }
+    let length = (std::mem::size_of::<libc::sa_family_t>() + bytes.len() + 1) as libc::socklen_t;
+    // SAFETY: `address` is a valid `sockaddr_un` on this stack frame, and
+    // `length` covers its family, path and terminating zero.
+    if unsafe { libc::connect(fd, (&raw const address).cast(), length) } < 0 {
+        let error = io::Error::last_os_error();
+        return Err(if error.kind() == io::ErrorKind::WouldBlock {
+            io::Error::new(
+                io::ErrorKind::WouldBlock,
+                "the server's listen queue is full (is it paused?)",
+            )
+        } else {
+            error
+        });
+    }
+    stream.set_nonblocking(false)?;
+    Ok(stream)
+}
+
+/// One connection to one Redis server, speaking RESP2.
+pub struct Connection {
+    reader: BufReader<Stream>,
+    parser: Parser,
+    db: i64,
+}
+
+impl Connection {
+    /// Connects, handshakes (TLS), authenticates and selects the database,
+    /// all by `deadline`.
+    pub fn open(info: &ConnectionInfo, deadline: Instant) -> RedisResult<Self> {
+        let stream = match info.addr() {
+            ConnectionAddr::Tcp(host, port) => Stream::Plain(Socket {
+                plain: Plain::Tcp(connect_tcp(host, *port, deadline)?),
+                deadline,
+            }),
+            ConnectionAddr::TcpTls { host, port, .. } => {
+                let socket = Socket {
+                    plain: Plain::Tcp(connect_tcp(host, *port, deadline)?),
+                    deadline,
+                };
+                let name = ServerName::try_from(host.clone())
+                    .map_err(|error| RedisError::from((ErrorKind::InvalidClientConfig, "TLS", error.to_string())))?;
+                let session = ClientConnection::new(tls_config()?, name)
+                    .map_err(|error| RedisError::from((ErrorKind::InvalidClientConfig, "TLS", error.to_string())))?;
+                let mut tls = Box::new(StreamOwned::new(session, socket));
+                while tls.conn.is_handshaking() {
+                    tls.conn.complete_io(&mut tls.sock)?;
+                }
+                Stream::Tls(tls)
+            }
+            ConnectionAddr::Unix(path) => {
+                let stream = connect_unix(path)?;
+                Stream::Plain(Socket {
+                    plain: Plain::Unix(stream),
+                    deadline,
+                })
+            }
+            _ => {
+                return Err(RedisError::from((
+                    ErrorKind::InvalidClientConfig,
+                    "unsupported Redis address",
+                )));
+            }
+        };
+        let settings = info.redis_settings();
+        let mut connection = Self {
+            reader: BufReader::new(stream),
+            parser: Parser::new(),
+            db: settings.db(),
+        };
+        if let Some(password) = settings.password() {
+            let mut auth = redis::cmd("AUTH");
+            if let Some(username) = settings.username() {
+                auth.arg(username);
+            }
+            auth.arg(password);
+            auth.query::<()>(&mut connection).map_err(|error| match error.kind() {
+                ErrorKind::Server(_) | ErrorKind::Extension => RedisError::from((
+                    ErrorKind::AuthenticationFailed,
+                    "authentication failed",
+                    error.to_string(),
+                )),
+                _ => error,
+            })?;
+        }
+        if connection.db != 0 {
+            redis::cmd("SELECT").arg(connection.db).query::<()>(&mut connection)?;
+        }
+        Ok(connection)
+    }
+
+    /// Every later read and write ends by `deadline`.
+    pub fn set_deadline(&mut self, deadline: Instant) {
+        self.reader.get_mut().socket_mut().deadline = deadline;
+    }
+
+    fn send(&mut self, packed: &[u8]) -> RedisResult<()> {
+        let stream = self.reader.get_mut();
+        stream.write_all(packed)?;
+        stream.flush()?;
+        Ok(())
+    }
+
+    fn receive(&mut self) -> RedisResult<Value> {
+        self.parser.parse_value(&mut self.reader)?.extract_error()
+    }
+}
+
+impl ConnectionLike for Connection {
+    fn req_packed_command(&mut self, packed: &[u8]) -> RedisResult<Value> {
+        self.send(packed)?;
+        self.receive()
+    }
+
+    fn req_packed_commands(&mut self, packed: &[u8], offset: usize, count: usize) -> RedisResult<Vec<Value>> {
+        self.send(packed)?;
+        let mut values = Vec::with_capacity(count);
+        // Every reply is read, even after an error one, so that the next
+        // command reads its own reply.
+        let mut first_error = None;
+        for index in 0..offset + count {
+            match self.receive() {
+                Ok(value) if index >= offset => values.push(value),
+                Ok(_) => {}
+                Err(error) if error.is_io_error() || error.kind() == ErrorKind::Parse => return Err(error),
+                Err(error) => {
+                    first_error.get_or_insert(error);
+                }
+            }
+        }
+        match first_error {
+            Some(error) => Err(error),
+            None => Ok(values),
+        }
+    }
+
+    fn get_db(&self) -> i64 {
+        self.db
+    }
+
+    fn check_connection(&mut self) -> bool {
+        redis::cmd("PING").query::<String>(self).is_ok()
+    }
+
+    fn is_open(&self) -> bool {
+        !self.closed_by_peer()
+    }
+}
+
+impl Connection {
+    /// Whether the server closed this idle connection, or left anything on
+    /// it: an idle connection has nothing to read, so any byte (a TLS
+    /// close_notify included) means it is not usable.
+    pub fn closed_by_peer(&self) -> bool {
+        !self.reader.buffer().is_empty() || closed_by_peer(self.reader.get_ref().socket().fd())
+    }
+}
+
+/// The Redis server of one pool entry, and the deadline of the current call.
+pub struct Endpoint<'a> {
+    pub info: &'a ConnectionInfo,
+    pub deadline: Instant,
+}
+
+impl Reconnect<Connection, RedisError> for Endpoint<'_> {
+    fn connect(&self) -> RedisResult<Connection> {
+        Connection::open(self.info, self.deadline)
+    }
+
+    fn closed_by_peer(&self, connection: &Connection) -> bool {
+        connection.closed_by_peer()
     }
 
     fn breaks_connection(&self, error: &RedisError) -> bool {
-        // A script error is the server answering: the connection is fine.
-        error.is_io_error() || error.is_timeout() || error.is_connection_dropped() || error.is_connection_refusal()
+        // An error reply is the server answering: the connection is fine.
+        // A timeout or a malformed reply leaves it at an unknown point.
+        error.is_io_error() || error.kind() == ErrorKind::Parse
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::net::UnixListener;
+
+    use super::*;
+
+    #[test]
+    fn a_unix_socket_whose_queue_is_full_is_refused_at_once() {
+        let path = std::env::temp_dir().join(format!("cb-full-queue-{}.sock", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let listener = UnixListener::bind(&path).unwrap();
+        let mut queued = Vec::new();
+        let refused = (0..100_000).find_map(|_| match connect_unix(&path) {
+            Ok(stream) => {
+                queued.push(stream);
+                None
+            }
+            Err(error) => Some(error),
+        });
+        drop(listener);
+        let _ = std::fs::remove_file(&path);
+        assert_eq!(refused.map(|error| error.kind()), Some(io::ErrorKind::WouldBlock));
+        assert!(!queued.is_empty(), "a socket with room in its queue connects");
     }
 }

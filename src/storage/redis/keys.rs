@@ -12,6 +12,22 @@ pub struct ServiceKeys {
     base: Vec<u8>,
 }
 
+/// The Redis Cluster slot of a hash tag: CRC16 (XMODEM) modulo 16384.
+fn slot_of_tag(tag: &[u8]) -> u16 {
+    let mut crc: u16 = 0;
+    for &byte in tag {
+        crc ^= u16::from(byte) << 8;
+        for _ in 0..8 {
+            crc = if crc & 0x8000 != 0 {
+                (crc << 1) ^ 0x1021
+            } else {
+                crc << 1
+            };
+        }
+    }
+    crc % 16_384
+}
+
 impl ServiceKeys {
     /// `prefix` has no braces (refused when the storage is made); braces and
     /// `%` in the service are percent-encoded so the tag stays whole and two
@@ -42,6 +58,23 @@ impl ServiceKeys {
     pub fn window(&self) -> Vec<u8> {
         [self.base.as_slice(), b"w"].concat()
     }
+
+    /// The cluster slot of every key of the service: the prefix has no
+    /// braces, so the first `{` opens our tag.
+    pub fn slot(&self) -> u16 {
+        let open = self
+            .base
+            .iter()
+            .position(|&byte| byte == b'{')
+            .expect("every key has a tag")
+            + 1;
+        let close = open
+            + self.base[open..]
+                .iter()
+                .position(|&byte| byte == b'}')
+                .expect("a closed tag");
+        slot_of_tag(&self.base[open..close])
+    }
 }
 
 #[cfg(test)]
@@ -61,6 +94,7 @@ mod tests {
         ] {
             let keys = ServiceKeys::new(b"shop:", service);
             assert_eq!(Slot::for_key(keys.window()), Slot::for_key(keys.state()), "{service:?}");
+            assert_eq!(Slot::new(keys.slot()), Some(Slot::for_key(keys.state())), "{service:?}");
         }
     }
 

@@ -1,6 +1,6 @@
 //! Listing the circuits of a Redis storage: SCAN with a pattern over the
-//! state keys (never KEYS, which blocks the server), on every master of a
-//! cluster, each key turned back into its service.
+//! keys of circuits (never KEYS, which blocks the server), on every master
+//! of a cluster, each key turned back into its service.
 
 use super::keys::ServiceKeys;
 
@@ -56,28 +56,6 @@ pub fn service_of(key: &[u8], prefix: &[u8]) -> Option<Vec<u8>> {
     (keys.state() == key || keys.window() == key).then_some(service)
 }
 
-/// The masters of a cluster, from the text of `CLUSTER NODES`: those not
-/// marked failed, as (host, port).
-pub fn masters(cluster_nodes: &str) -> Vec<(String, u16)> {
-    cluster_nodes
-        .lines()
-        .filter_map(|line| {
-            let mut fields = line.split_whitespace();
-            let address = fields.nth(1)?;
-            let flags = fields.next()?;
-            let is_master = flags.split(',').any(|flag| flag == "master");
-            let failed = flags.split(',').any(|flag| flag == "fail" || flag == "noaddr");
-            if !is_master || failed {
-                return None;
-            }
-            // ip:port@cport[,hostname]
-            let host_port = address.split('@').next()?;
-            let (host, port) = host_port.rsplit_once(':')?;
-            Some((host.to_owned(), port.parse().ok()?))
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,19 +84,5 @@ mod tests {
             "not a key the builder makes"
         );
         assert_eq!(service_of(b"other:cb:{a}:s", b"shop:"), None);
-    }
-
-    #[test]
-    fn masters_are_read_from_cluster_nodes() {
-        let nodes = "\
-07c3 127.0.0.1:30004@40004 slave e7d1 0 1426238317239 4 connected
-67ed 127.0.0.1:30002@40002,host-b master - 0 1426238316232 2 connected 5461-10922
-292f 127.0.0.1:30003@40003 master,fail - 0 1426238318243 3 connected 10923-16383
-e7d1 127.0.0.1:30001@40001 myself,master - 0 0 1 connected 0-5460
-";
-        assert_eq!(
-            masters(nodes),
-            [("127.0.0.1".to_owned(), 30002), ("127.0.0.1".to_owned(), 30001)]
-        );
     }
 }

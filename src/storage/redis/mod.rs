@@ -3,20 +3,25 @@
 //! Keys of a service: its state hash and its window hash (see `keys.rs`).
 //! Budget of a call: a permitted call costs two round trips (the state
 //! before, one script after); a rejected call while open costs none, since
-//! each worker remembers until when the circuit is open.
+//! each worker remembers until when the circuit is open. All the round
+//! trips of one PHP-level call share one deadline (`begin_call`).
 
+mod cluster;
 mod connection;
 mod keys;
 mod listing;
 mod scripts;
 
-use std::time::Duration;
+use std::cell::Cell;
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
+use std::sync::LazyLock;
+use std::time::{Duration, Instant};
 
-use redis::{ConnectionInfo, ConnectionLike, IntoConnectionInfo, RedisResult, Value};
+use redis::{ConnectionAddr, ConnectionInfo, IntoConnectionInfo, RedisError, RedisResult, Value};
 use thiserror::Error;
 
-pub use connection::Target;
-use connection::{CONNECTIONS, Endpoint, Open};
+use connection::{CONNECTIONS, Connection, Endpoint};
 use keys::ServiceKeys;
 
 use super::kv::{decode_state, encode_state};
@@ -38,8 +43,84 @@ pub enum RedisConfigError {
 /// Parses one DSN: `redis://[user:password@]host:port[/db]`, `rediss://` for
 /// TLS, `unix:///path/to.sock` or `redis+unix:///path`.
 pub fn parse_dsn(dsn: &str) -> Result<ConnectionInfo, RedisConfigError> {
-    dsn.into_connection_info()
-        .map_err(|error| RedisConfigError::Dsn(format!("'{dsn}': {error}")))
+    let info = dsn
+        .into_connection_info()
+        .map_err(|error| RedisConfigError::Dsn(format!("'{dsn}': {error}")))?;
+    if let ConnectionAddr::TcpTls { insecure: true, .. } = info.addr() {
+        return Err(RedisConfigError::Dsn(format!(
+            "'{dsn}': certificate verification cannot be turned off (#insecure)"
+        )));
+    }
+    Ok(info)
+}
+
+/// Where the storage connects.
+#[derive(Clone)]
+pub enum Target {
+    Standalone(Box<ConnectionInfo>),
+    Cluster(Vec<ConnectionInfo>),
+}
+
+/// The key of a connection in the pool: everything that makes two
+/// connections distinct. The password is hashed with a key drawn once per
+/// process, so the pool key never holds it in clear.
+fn pool_key(info: &ConnectionInfo, timeout: Duration) -> String {
+    static PASSWORD_HASHER: LazyLock<RandomState> = LazyLock::new(RandomState::new);
+    let address = match info.addr() {
+        ConnectionAddr::Tcp(host, port) => format!("redis://{host}:{port}"),
+        ConnectionAddr::TcpTls { host, port, .. } => format!("rediss://{host}:{port}"),
+        ConnectionAddr::Unix(path) => format!("unix://{}", path.display()),
+        other => format!("{other:?}"),
+    };
+    let settings = info.redis_settings();
+    format!(
+        "{address} db={} user={:?} password={:016x} timeout={}us",
+        settings.db(),
+        settings.username(),
+        PASSWORD_HASHER.hash_one(settings.password()),
+        timeout.as_micros()
+    )
+}
+
+fn describe(info: &ConnectionInfo) -> String {
+    match info.addr() {
+        ConnectionAddr::Tcp(host, port) | ConnectionAddr::TcpTls { host, port, .. } => format!("{host}:{port}"),
+        ConnectionAddr::Unix(path) => path.display().to_string(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Why one call to Redis failed.
+enum CallError {
+    /// The node failed just before: no attempt was made.
+    BackingOff {
+        node: String,
+        wait: Duration,
+    },
+    Redis(RedisError),
+    Cluster(String),
+}
+
+/// Runs `command` on the connection of one node, opening it when needed,
+/// every round trip by `deadline`.
+fn on_node<T>(
+    info: &ConnectionInfo,
+    timeout: Duration,
+    deadline: Instant,
+    command: &impl Fn(&mut Connection) -> RedisResult<T>,
+) -> Result<T, CallError> {
+    let endpoint = Endpoint { info, deadline };
+    with_connection(&CONNECTIONS, &pool_key(info, timeout), &endpoint, |connection| {
+        connection.set_deadline(deadline);
+        command(connection)
+    })
+    .map_err(|failure| match failure {
+        Failure::BackingOff(wait) => CallError::BackingOff {
+            node: describe(info),
+            wait,
+        },
+        Failure::Server(error) => CallError::Redis(error),
+    })
 }
 
 pub struct RedisStorage {
@@ -48,6 +129,8 @@ pub struct RedisStorage {
     target_key: String,
     prefix: Vec<u8>,
     timeout: Duration,
+    /// The deadline of the current PHP-level call, set by `begin_call`.
+    deadline: Cell<Option<Instant>>,
 }
 
 fn integer(value: &Value) -> Option<u64> {
@@ -96,6 +179,38 @@ fn unexpected(what: &str) -> StorageError {
     StorageError::Unavailable(format!("unexpected Redis answer to {what}"))
 }
 
+/// Whether Redis refused a command because a key is not of the type the
+/// storage writes: another client wrote it.
+fn wrong_type(error: &CallError) -> bool {
+    matches!(error, CallError::Redis(error) if error.to_string().contains("WRONGTYPE"))
+}
+
+/// The window fields another client wrote: values that are not
+/// `<bucket>:<generation>:<counts...>`, at fields that are not positions.
+fn foreign_fields(pairs: &[Value]) -> Vec<(Vec<u8>, Vec<u8>)> {
+    let bytes = |value: &Value| match value {
+        Value::BulkString(bytes) => bytes.clone(),
+        Value::SimpleString(text) => text.clone().into_bytes(),
+        other => format!("{other:?}").into_bytes(),
+    };
+    let ours = |field: &[u8], value: &[u8]| {
+        let numbers = |text: &[u8]| {
+            std::str::from_utf8(text).is_ok_and(|text| text.split(':').all(|part| part.parse::<u64>().is_ok()))
+        };
+        numbers(field) && numbers(value) && value.iter().filter(|&&byte| byte == b':').count() >= 2
+    };
+    pairs
+        .chunks(2)
+        .map(|pair| (bytes(&pair[0]), pair.get(1).map(bytes).unwrap_or_default()))
+        .filter(|(field, value)| !ours(field, value))
+        .collect()
+}
+
+fn shown(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(64)]).into_owned();
+    if bytes.len() > 64 { format!("{text}...") } else { text }
+}
+
 impl RedisStorage {
     pub fn new(target: Target, prefix: Vec<u8>, timeout: Duration) -> Result<Self, RedisConfigError> {
         if prefix.iter().any(|&byte| byte == b'{' || byte == b'}') {
@@ -104,10 +219,14 @@ impl RedisStorage {
         // rediss:// needs a crypto provider; installing it twice is harmless.
         let _ = rustls::crypto::ring::default_provider().install_default();
         let target_key = match &target {
-            Target::Standalone(info) => format!("{:?}", info.addr()),
+            Target::Standalone(info) => pool_key(info, timeout),
             Target::Cluster(nodes) => format!(
-                "cluster {:?}",
-                nodes.iter().map(ConnectionInfo::addr).collect::<Vec<_>>()
+                "cluster {}",
+                nodes
+                    .iter()
+                    .map(|node| pool_key(node, timeout))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         };
         Ok(Self {
@@ -115,30 +234,123 @@ impl RedisStorage {
             target_key,
             prefix,
             timeout,
+            deadline: Cell::new(None),
         })
     }
 
-    fn run<T>(
-        &self,
-        what: &str,
-        command: impl FnOnce(&mut dyn ConnectionLike) -> RedisResult<T>,
-    ) -> Result<T, StorageError> {
-        self.run_on(what, |open| command(open.as_connection_like()))
+    fn timed_out(&self) -> StorageError {
+        StorageError::Timeout(self.timeout.as_millis() as u64)
     }
 
-    /// As `run`, with the connection as it is: a cluster's routes nodes.
-    fn run_on<T>(&self, what: &str, command: impl FnOnce(&mut Open) -> RedisResult<T>) -> Result<T, StorageError> {
-        let endpoint = Endpoint {
-            target: &self.target,
-            timeout: self.timeout,
+    /// Runs `command` on the node of `keys` by the deadline of the call.
+    fn try_run<T>(
+        &self,
+        keys: &ServiceKeys,
+        command: impl Fn(&mut Connection) -> RedisResult<T>,
+    ) -> Result<T, CallError> {
+        let now = Instant::now();
+        // A deadline long past belongs to an earlier call: a path that did
+        // not call `begin_call` gets a deadline of its own, not a timeout.
+        let deadline = match self.deadline.get() {
+            Some(deadline) if now < deadline + self.timeout => deadline,
+            _ => now + self.timeout,
         };
-        with_connection(&CONNECTIONS, &self.target_key, &endpoint, command).map_err(|failure| match failure {
-            Failure::BackingOff(wait) => StorageError::Unavailable(format!(
-                "Redis failed just before: next attempt in {} ms",
+        if now >= deadline {
+            return Err(CallError::Redis(RedisError::from(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the call's deadline passed",
+            ))));
+        }
+        match &self.target {
+            Target::Standalone(info) => on_node(info, self.timeout, deadline, &command),
+            Target::Cluster(seeds) => {
+                cluster::run(&self.target_key, seeds, self.timeout, deadline, keys.slot(), &command)
+            }
+        }
+    }
+
+    fn storage_error(&self, what: &str, error: CallError) -> StorageError {
+        match error {
+            CallError::BackingOff { node, wait } => StorageError::Unavailable(format!(
+                "Redis at {node} failed just before: next attempt in {} ms",
                 wait.as_millis()
             )),
-            Failure::Server(error) if error.is_timeout() => StorageError::Timeout(self.timeout.as_millis() as u64),
-            Failure::Server(error) => StorageError::Unavailable(format!("Redis {what} failed: {error}")),
+            CallError::Redis(error) if error.is_timeout() => self.timed_out(),
+            CallError::Redis(error) => StorageError::Unavailable(format!("Redis {what} failed: {error}")),
+            CallError::Cluster(reason) => StorageError::Unavailable(format!("Redis Cluster: {reason}")),
+        }
+    }
+
+    /// Runs `command`; a key of the wrong type (another client's write) is
+    /// removed, and the error names it.
+    fn run<T>(
+        &self,
+        keys: &ServiceKeys,
+        what: &str,
+        command: impl Fn(&mut Connection) -> RedisResult<T>,
+    ) -> Result<T, StorageError> {
+        self.try_run(keys, command).map_err(|error| {
+            if wrong_type(&error) {
+                self.heal(keys, None, &[])
+            } else {
+                self.storage_error(what, error)
+            }
+        })
+    }
+
+    /// Removes what another client left at the keys of a service (a key
+    /// that is not a hash, the state `state` that does not parse, window
+    /// `fields` that are not ours), so that the circuit works again at the
+    /// next call, and returns the error that names it.
+    fn heal(&self, keys: &ServiceKeys, state: Option<&[u8]>, fields: &[(Vec<u8>, Vec<u8>)]) -> StorageError {
+        let repaired = self.try_run(keys, |connection| {
+            let mut invocation = scripts::REPAIR.key(keys.state());
+            invocation.key(keys.window()).arg(state.unwrap_or_default());
+            for (field, value) in fields {
+                invocation.arg(field.as_slice()).arg(value.as_slice());
+            }
+            invocation.invoke::<Vec<Vec<u8>>>(connection)
+        });
+        let found = || {
+            let mut found = Vec::new();
+            if let Some(state) = state {
+                found.push(format!("{} held the state '{}'", shown(&keys.state()), shown(state)));
+            }
+            for (field, value) in fields {
+                found.push(format!(
+                    "{} held field '{}' = '{}'",
+                    shown(&keys.window()),
+                    shown(field),
+                    shown(value)
+                ));
+            }
+            found
+        };
+        StorageError::Unavailable(match repaired {
+            Ok(removed) if !removed.is_empty() => format!(
+                "Redis held data that is not a circuit's, removed so that the circuit heals: {}",
+                removed
+                    .iter()
+                    .map(|line| String::from_utf8_lossy(line))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            Ok(_) if state.is_none() && fields.is_empty() => {
+                "Redis answered WRONGTYPE for a key of this circuit, which another client has changed since".to_owned()
+            }
+            Ok(_) => format!(
+                "Redis held data that is not a circuit's, changed since by another client: {}",
+                found().join("; ")
+            ),
+            Err(error) => format!(
+                "Redis holds data that is not a circuit's ({}), which could not be removed: {}",
+                if found().is_empty() {
+                    "a key of the wrong type".to_owned()
+                } else {
+                    found().join("; ")
+                },
+                self.storage_error("repair", error)
+            ),
         })
     }
 
@@ -146,57 +358,32 @@ impl RedisStorage {
         ServiceKeys::new(&self.prefix, service)
     }
 
-    /// The keys matching `pattern`: SCAN to the end on a standalone
-    /// server, on every master of a cluster.
-    fn scan_keys(&self, pattern: &[u8]) -> Result<Vec<Vec<u8>>, StorageError> {
-        use redis::cluster_routing::{RoutingInfo, SingleNodeRoutingInfo};
-        self.run_on("SCAN", |open| {
-            let scan = |cursor: u64| {
-                let mut command = redis::cmd("SCAN");
-                command
-                    .arg(cursor)
-                    .arg("MATCH")
-                    .arg(pattern)
-                    .arg("COUNT")
-                    .arg(listing::SCAN_COUNT);
-                command
-            };
-            let mut keys = Vec::new();
-            let mut scan_all = |step: &mut dyn FnMut(&redis::Cmd) -> RedisResult<Value>| -> RedisResult<()> {
-                let mut cursor = 0;
-                loop {
-                    let (next, batch): (u64, Vec<Vec<u8>>) = redis::from_redis_value(step(&scan(cursor))?)?;
-                    keys.extend(batch);
-                    if next == 0 {
-                        return Ok(());
-                    }
-                    cursor = next;
-                }
-            };
-            match open {
-                Open::Standalone(connection) => scan_all(&mut |command| command.query(connection))?,
-                Open::Cluster(cluster) => {
-                    let nodes: String = redis::cmd("CLUSTER").arg("NODES").query(cluster.as_mut())?;
-                    for (host, port) in listing::masters(&nodes) {
-                        let node = RoutingInfo::SingleNode(SingleNodeRoutingInfo::ByAddress { host, port });
-                        scan_all(&mut |command| cluster.route_command(command, node.clone()))?;
-                    }
-                }
+    /// The nodes a listing scans: the server, or every master of the cluster.
+    fn masters(&self) -> Result<Vec<ConnectionInfo>, StorageError> {
+        match &self.target {
+            Target::Standalone(info) => Ok(vec![(**info).clone()]),
+            Target::Cluster(seeds) => {
+                let deadline = Instant::now() + self.timeout;
+                cluster::masters(&self.target_key, seeds, self.timeout, deadline)
+                    .map_err(|error| self.storage_error("CLUSTER SLOTS", error))
             }
-            Ok(keys)
-        })
+        }
     }
 }
 
 impl Storage for RedisStorage {
+    fn begin_call(&self) {
+        self.deadline.set(Some(Instant::now() + self.timeout));
+    }
+
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
-        let key = self.keys(service).state();
-        let value: Option<String> = self.run("HGET", |connection| {
-            redis::cmd("HGET").arg(key).arg("s").query(connection)
+        let keys = self.keys(service);
+        let value: Option<Vec<u8>> = self.run(&keys, "HGET", |connection| {
+            redis::cmd("HGET").arg(keys.state()).arg("s").query(connection)
         })?;
         match value {
             None => Ok(CircuitState::INITIAL),
-            Some(encoded) => decode_state(encoded.as_bytes()).ok_or_else(|| unexpected("HGET")),
+            Some(encoded) => decode_state(&encoded).ok_or_else(|| self.heal(&keys, Some(&encoded), &[])),
         }
     }
 
@@ -207,10 +394,10 @@ impl Storage for RedisStorage {
         new: CircuitState,
         ttl_ms: Millis,
     ) -> Result<bool, StorageError> {
-        let key = self.keys(service).state();
-        let stored: i64 = self.run("compare-and-set", |connection| {
+        let keys = self.keys(service);
+        let stored: i64 = self.run(&keys, "compare-and-set", |connection| {
             scripts::COMPARE_AND_SET
-                .key(key)
+                .key(keys.state())
                 .arg(encode_state(expected))
                 .arg(encode_state(new))
                 .arg(ttl_ms.max(1))
@@ -233,21 +420,29 @@ impl Storage for RedisStorage {
             .arg(record.window.bucket_at(record.now))
             .arg(record.window.ring_len())
             .arg(record.closed_state_ttl_ms.max(1));
-        let answer: Vec<Value> = self.run("record script", |connection| invocation.invoke(connection))?;
+        let answer: Vec<Value> = self.run(&keys, "record script", |connection| invocation.invoke(connection))?;
         let invalid = || unexpected("the record script");
         let [state, outcomes, runs, window] = answer.as_slice() else {
             return Err(invalid());
         };
-        let state = text(state)
-            .as_deref()
-            .map(str::as_bytes)
-            .and_then(decode_state)
-            .ok_or_else(invalid)?;
+        let Value::BulkString(state) = state else {
+            return Err(invalid());
+        };
+        let state = decode_state(state).ok_or_else(|| self.heal(&keys, Some(state), &[]))?;
         let Value::Array(window) = window else {
             return Err(invalid());
         };
-        let counts =
-            sum_window(window, state.generation, record.window, record.slot_count, record.now).ok_or_else(invalid)?;
+        let counts = match sum_window(window, state.generation, record.window, record.slot_count, record.now) {
+            Some(counts) => counts,
+            None => {
+                let foreign = foreign_fields(window);
+                return Err(if foreign.is_empty() {
+                    invalid()
+                } else {
+                    self.heal(&keys, None, &foreign)
+                });
+            }
+        };
         let tally = Tally {
             generation_outcomes: integer(outcomes).ok_or_else(invalid)?,
             consecutive_failures: integer(runs).ok_or_else(invalid)?,
@@ -264,35 +459,65 @@ impl Storage for RedisStorage {
         slot_count: usize,
         now: Millis,
     ) -> Result<Vec<u64>, StorageError> {
-        let key = self.keys(service).window();
-        let pairs: Vec<Value> = self.run("HGETALL", |connection| redis::cmd("HGETALL").arg(key).query(connection))?;
-        sum_window(&pairs, generation, window, slot_count, now).ok_or_else(|| unexpected("HGETALL"))
+        let keys = self.keys(service);
+        let pairs: Vec<Value> = self.run(&keys, "HGETALL", |connection| {
+            redis::cmd("HGETALL").arg(keys.window()).query(connection)
+        })?;
+        sum_window(&pairs, generation, window, slot_count, now).ok_or_else(|| {
+            let foreign = foreign_fields(&pairs);
+            if foreign.is_empty() {
+                unexpected("HGETALL")
+            } else {
+                self.heal(&keys, None, &foreign)
+            }
+        })
     }
 
-    /// SCAN, never KEYS; then the state of each circuit found, read one
-    /// key at a time (a cluster cannot pipeline across slots). A circuit
-    /// without a stored state (it never changed state) is closed.
+    /// SCAN, never KEYS, on every master; then the state of each circuit
+    /// found, one round trip each (a cluster has no pipeline across slots),
+    /// each round trip with the storage's timeout. A circuit without a
+    /// stored state (it never changed state) is closed.
     fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
-        let keys = self.scan_keys(&listing::key_pattern(&self.prefix, prefix))?;
-        let mut services: Vec<Vec<u8>> = keys
-            .iter()
-            .filter_map(|key| listing::service_of(key, &self.prefix))
-            .collect();
+        let pattern = listing::key_pattern(&self.prefix, prefix);
+        let mut services = Vec::new();
+        for node in self.masters()? {
+            let mut cursor = 0_u64;
+            loop {
+                let deadline = Instant::now() + self.timeout;
+                let (next, keys): (u64, Vec<Vec<u8>>) = on_node(&node, self.timeout, deadline, &|connection| {
+                    redis::cmd("SCAN")
+                        .arg(cursor)
+                        .arg("MATCH")
+                        .arg(&pattern)
+                        .arg("COUNT")
+                        .arg(listing::SCAN_COUNT)
+                        .query(connection)
+                })
+                .map_err(|error| self.storage_error("SCAN", error))?;
+                services.extend(keys.iter().filter_map(|key| listing::service_of(key, &self.prefix)));
+                if next == 0 {
+                    break;
+                }
+                cursor = next;
+            }
+        }
         // SCAN may return a key twice, and a circuit has two keys.
         services.sort_unstable();
         services.dedup();
         let mut circuits = Vec::with_capacity(services.len());
         for service in services {
-            circuits.push((service.clone(), self.load_state(&service)?));
+            self.begin_call();
+            let state = self.load_state(&service)?;
+            circuits.push((service, state));
         }
         Ok(circuits)
     }
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
-        let key = self.keys(service).state();
-        self.run("admission script", |connection| {
+        let keys = self.keys(service);
+        self.run(&keys, "admission script", |connection| {
             scripts::ADMIT
-                .key(key)
+                .key(keys.state())
                 .arg(state.generation)
                 .arg(ttl_ms.max(1))
                 .invoke(connection)
@@ -300,13 +525,11 @@ impl Storage for RedisStorage {
     }
 
     fn remembered_open_until(&self, service: &[u8]) -> Option<RememberedOpen> {
-        // The state key names the circuit without ambiguity: prefix and
-        // service glued together would confuse "shop" + "api" with "shopa" + "pi".
-        open_until::remembered(&self.target_key, self.keys(service).state())
+        open_until::remembered(&self.target_key, &self.prefix, service)
     }
 
     fn remember_open_until(&self, service: &[u8], until: Option<RememberedOpen>) {
-        open_until::remember(&self.target_key, self.keys(service).state(), until);
+        open_until::remember(&self.target_key, &self.prefix, service, until);
     }
 }
 
@@ -349,6 +572,7 @@ mod tests {
         assert_eq!(decode_state(b"1:2:3:4"), None, "until without backoff and forced");
         assert_eq!(decode_state(b"1:2:3:4:0:2"), None);
         assert_eq!(decode_state(b"1:2:3:4:0:0:9"), None);
+        assert_eq!(decode_state(b"1:2:3:4:32:0"), None, "a backoff level beyond any");
     }
 
     #[test]
@@ -362,6 +586,46 @@ mod tests {
             parse_dsn("redis://127.0.0.1:notaport"),
             Err(RedisConfigError::Dsn(_))
         ));
+    }
+
+    #[test]
+    fn window_fields_another_client_wrote_are_told_from_buckets() {
+        let bulk = |text: &str| Value::BulkString(text.as_bytes().to_vec());
+        let pairs = [
+            bulk("3"),
+            bulk("1203:7:1:0"),
+            bulk("junk"),
+            bulk("1203:7:1"),
+            bulk("4"),
+            bulk("not:a:bucket"),
+        ];
+        assert_eq!(
+            foreign_fields(&pairs),
+            vec![
+                (b"junk".to_vec(), b"1203:7:1".to_vec()),
+                (b"4".to_vec(), b"not:a:bucket".to_vec())
+            ]
+        );
+    }
+
+    #[test]
+    fn connections_are_pooled_by_every_setting_and_never_by_a_clear_password() {
+        let key = |dsn: &str, timeout_ms| pool_key(&parse_dsn(dsn).unwrap(), Duration::from_millis(timeout_ms));
+        let base = key("redis://:secret@127.0.0.1:6379/1", 50);
+        assert_eq!(base, key("redis://:secret@127.0.0.1:6379/1", 50));
+        for other in [
+            key("redis://:secret@127.0.0.1:6379/2", 50),
+            key("redis://:wrong@127.0.0.1:6379/1", 50),
+            key("redis://127.0.0.1:6379/1", 50),
+            key("redis://user:secret@127.0.0.1:6379/1", 50),
+            key("rediss://:secret@127.0.0.1:6379/1", 50),
+            key("redis://:secret@127.0.0.1:6380/1", 50),
+            key("redis://:secret@127.0.0.1:6379/1", 51),
+        ] {
+            assert_ne!(base, other);
+        }
+        assert!(!base.contains("secret"), "{base}");
+        assert!(parse_dsn("rediss://127.0.0.1:6380/#insecure").is_err());
     }
 
     #[test]

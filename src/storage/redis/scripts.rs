@@ -24,6 +24,10 @@ pub static RECORD: LazyLock<Script> = LazyLock::new(|| {
         r#"
 local state = redis.call('HMGET', KEYS[1], 's')[1] or '0:0:0'
 local phase, generation = string.match(state, '^(%d+):(%d+):')
+if not generation then
+    -- Not a state of ours (another client wrote it): Rust names and removes it.
+    return {state, 0, 0, {}}
+end
 local slot, slots = tonumber(ARGV[1]), tonumber(ARGV[2])
 local now_bucket = tonumber(ARGV[7])
 local position = now_bucket % tonumber(ARGV[8])
@@ -32,7 +36,8 @@ local stored = redis.call('HMGET', KEYS[2], position)[1]
 local counts = {}
 local late = false
 local fresh = true
-if stored then
+-- A value that is not ours (another client wrote it) is written over.
+if stored and string.match(stored, '^%d+:%d+:') then
     local parts = {}
     for part in string.gmatch(stored, '[^:]+') do
         parts[#parts + 1] = tonumber(part)
@@ -127,6 +132,40 @@ value = value + 1
 redis.call('HSET', KEYS[1], 'ag', ARGV[1], 'a', value)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return value
+"#,
+    )
+});
+
+/// Removes what another client left at the keys of a service: a key that is
+/// not a hash, the state if it still is ARGV[1] (unless empty), window
+/// fields still holding their value (ARGV[2], ARGV[3], ...: field, value).
+/// Returns what it removed.
+pub static REPAIR: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r#"
+local removed = {}
+for _, key in ipairs(KEYS) do
+    local kind = redis.call('TYPE', key)['ok']
+    if kind ~= 'hash' and kind ~= 'none' then
+        local held = 'a ' .. kind
+        if kind == 'string' then
+            held = "the string '" .. redis.call('GETRANGE', key, 0, 63) .. "'"
+        end
+        redis.call('DEL', key)
+        removed[#removed + 1] = key .. ' held ' .. held .. ', not a hash'
+    end
+end
+if ARGV[1] ~= '' and redis.call('HMGET', KEYS[1], 's')[1] == ARGV[1] then
+    redis.call('DEL', KEYS[1])
+    removed[#removed + 1] = KEYS[1] .. " held the state '" .. string.sub(ARGV[1], 1, 64) .. "', which does not parse"
+end
+for i = 2, #ARGV - 1, 2 do
+    if redis.call('HMGET', KEYS[2], ARGV[i])[1] == ARGV[i + 1] then
+        redis.call('HDEL', KEYS[2], ARGV[i])
+        removed[#removed + 1] = KEYS[2] .. " held field '" .. string.sub(ARGV[i], 1, 64) .. "' = '" .. string.sub(ARGV[i + 1], 1, 64) .. "', not a bucket"
+    end
+end
+return removed
 "#,
     )
 });
