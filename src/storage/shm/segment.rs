@@ -38,6 +38,8 @@ pub struct Record {
     pub check: AtomicU64,
     /// The circuit state, see `words::encode_state`.
     pub state: AtomicU64,
+    /// The instant of the state only the status view reads, see `words::encode_info`.
+    pub info: AtomicU64,
     /// When a process last used the record, in ms: idle records are reused.
     pub last_used: AtomicU64,
     /// How long the circuit must be kept after its last use, in ms.
@@ -51,7 +53,14 @@ pub struct Record {
     /// Slot-major: the ring of one counter is contiguous, so reading a
     /// window touches only the cache lines of the counters it needs.
     pub counters: [[AtomicU64; MAX_RING]; SLOTS],
+    /// [prefix length:32][name length:32] of the stored name, for listings.
+    pub name_lengths: AtomicU64,
+    /// The prefix then the service, the first [`NAME_BYTES`] bytes of them.
+    pub name: [AtomicU64; NAME_BYTES / 8],
 }
+
+/// How much of a circuit's name a record keeps for listings.
+pub const NAME_BYTES: usize = 256;
 
 #[repr(C, align(64))]
 pub struct Header {
