@@ -398,6 +398,12 @@ impl RedisStorage {
                 cluster::masters(&self.target_key, seeds, self.timeout, deadline)
                     .map_err(|error| self.storage_error("CLUSTER SLOTS", error))
             }
+            Target::Sentinel(target) => {
+                let deadline = Instant::now() + self.timeout;
+                sentinel::master(&self.target_key, target, self.timeout, deadline)
+                    .map(|master| vec![master])
+                    .map_err(|error| self.storage_error("SENTINEL", error))
+            }
         }
     }
 }

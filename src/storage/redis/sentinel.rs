@@ -288,6 +288,21 @@ fn on_master<T>(
     on_endpoint(&endpoint, &format!("{} master", pool_key(&info, timeout)), command)
 }
 
+/// The master's connection settings: the one known, or the sentinels' answer.
+pub fn master(
+    target_key: &str,
+    target: &SentinelTarget,
+    timeout: Duration,
+    deadline: Instant,
+) -> Result<ConnectionInfo, CallError> {
+    let known = KNOWN.with_borrow(|known| known.get(target_key).and_then(|known| known.master.clone()));
+    let master = match known {
+        Some(master) => master,
+        None => find_master(target_key, target, timeout, deadline, None)?,
+    };
+    Ok(target.master_at(&master))
+}
+
 /// Runs `command` on the master, following a failover (see the top).
 pub fn run<T>(
     target_key: &str,
