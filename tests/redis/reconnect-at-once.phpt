@@ -35,7 +35,7 @@ try {
     sleep(2);
     $calls(5);
     echo "after the server closed the idle connection: ", count(storage_failures($listener)), " StorageFailed\n";
-    echo "outcomes counted: ", resp("127.0.0.1:$port", ['EXISTS', 'cb:{restart}:w']) ? 'yes' : 'no', "\n";
+    echo "outcomes counted: ", resp("127.0.0.1:$port", ['KEYS', 'cb:{restart}:b:*']) !== [] ? 'yes' : 'no', "\n";
     foreach (storage_failures($listener) as $event) {
         echo $event->exception->getMessage(), "\n";
     }

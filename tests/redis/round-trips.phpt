@@ -1,5 +1,5 @@
 --TEST--
-RedisStorage: two round trips per permitted call, none per rejected call while open (INFO commandstats)
+RedisStorage: two round trips per permitted call (counted by a proxy) and no script, none per rejected call while open
 --SKIPIF--
 <?php if (!getenv('CB_REDIS_DSN')) die('skip run tests/integration/redis.sh'); ?>
 --FILE--
@@ -10,29 +10,49 @@ use Zeusi\CircuitBreaker\Storage\RedisStorage;
 
 $address = redis_env('CB_REDIS_ADDRESS');
 $password = redis_env('CB_REDIS_PASSWORD');
-$breaker = new CircuitBreaker('round-trips-' . getmypid(), configuration(minimum: 20), new RedisStorage(redis_env('CB_REDIS_DSN')));
-$breaker->acquirePermission();
-$breaker->registerSuccess(); // connects and loads the scripts: not counted
-$before = command_counts($address, $password);
-for ($i = 0; $i < 10; $i++) {
-    if ($breaker->acquirePermission()) {
-        $breaker->registerSuccess(0.01);
-    }
+// The benchmark's proxy counts a round trip each time the client sends
+// after having been answered.
+$server = stream_socket_server('tcp://127.0.0.1:0');
+$port = (int) explode(':', stream_socket_get_name($server, false))[1];
+fclose($server);
+$countFile = tempnam(sys_get_temp_dir(), 'cb-trips');
+$proxy = proc_open([PHP_BINARY, '-n', __DIR__ . '/../../bench/round-trip-proxy.php', $port, $address, $countFile], [], $pipes);
+for ($i = 0; $i < 250 && @stream_socket_client("tcp://127.0.0.1:$port") === false; $i++) {
+    usleep(20_000);
 }
-$after = command_counts($address, $password);
-echo "commands for 10 permitted calls: ", commands_between($before, $after), "\n";
-echo "EVALSHA: ", $after['evalsha'] - ($before['evalsha'] ?? 0), ", HGET: ", $after['hget'] - ($before['hget'] ?? 0), "\n";
-repeat(20, fn () => $breaker->registerFailure());
-echo $breaker->getState()->value, "\n";
-$breaker->acquirePermission(); // the first rejection reads the state once
-$before = command_counts($address, $password);
-for ($i = 0; $i < 100; $i++) {
+$roundTrips = function () use ($countFile): int {
+    usleep(50_000); // the proxy writes its count after forwarding
+    return (int) file_get_contents($countFile);
+};
+try {
+    $breaker = new CircuitBreaker('round-trips-' . getmypid(), configuration(minimum: 20), new RedisStorage("redis://:$password@127.0.0.1:$port"));
     $breaker->acquirePermission();
+    $breaker->registerSuccess(); // connects and authenticates: not counted
+    $before = [$roundTrips(), command_counts($address, $password)];
+    for ($i = 0; $i < 10; $i++) {
+        if ($breaker->acquirePermission()) {
+            $breaker->registerSuccess(0.01);
+        }
+    }
+    $after = [$roundTrips(), command_counts($address, $password)];
+    echo "round trips for 10 permitted calls: ", $after[0] - $before[0], "\n";
+    echo "scripts run: ", ($after[1]['evalsha'] ?? 0) + ($after[1]['eval'] ?? 0) - ($before[1]['evalsha'] ?? 0) - ($before[1]['eval'] ?? 0), "\n";
+    repeat(20, fn () => $breaker->registerFailure());
+    echo $breaker->getState()->value, "\n";
+    $breaker->acquirePermission(); // the first rejection reads the state once
+    $before = $roundTrips();
+    for ($i = 0; $i < 100; $i++) {
+        $breaker->acquirePermission();
+    }
+    echo "round trips for 100 rejected calls: ", $roundTrips() - $before, "\n";
+} finally {
+    proc_terminate($proxy);
+    proc_close($proxy);
+    unlink($countFile);
 }
-echo "commands for 100 rejected calls: ", commands_between($before, command_counts($address, $password)), "\n";
 ?>
 --EXPECT--
-commands for 10 permitted calls: 20
-EVALSHA: 10, HGET: 10
+round trips for 10 permitted calls: 20
+scripts run: 0
 open
-commands for 100 rejected calls: 0
+round trips for 100 rejected calls: 0

@@ -3,9 +3,14 @@
 //! and its scripts can touch all its keys.
 //!
 //! ```text
-//! <prefix>cb:{<service>}:s   hash: state and generation tallies
-//! <prefix>cb:{<service>}:w   hash: the window, a ring of buckets (scripts.rs)
+//! <prefix>cb:{<service>}:s                                hash: state, half-open admissions
+//! <prefix>cb:{<service>}:b:<bucket>:<generation>:<slot>   counter of one bucket, generation and slot
+//! <prefix>cb:{<service>}:o:<generation>                   outcomes counted in a generation
+//! <prefix>cb:{<service>}:c:<generation>                   the current run of failures
 //! ```
+//!
+//! Counters are plain strings, each with the time to live of its window:
+//! a generation or bucket that is over needs no cleaning.
 
 /// The keys of one service.
 pub struct ServiceKeys {
@@ -55,8 +60,24 @@ impl ServiceKeys {
         [self.base.as_slice(), b"s"].concat()
     }
 
-    pub fn window(&self) -> Vec<u8> {
-        [self.base.as_slice(), b"w"].concat()
+    pub fn counter(&self, bucket: i64, generation: u64, slot: usize) -> Vec<u8> {
+        self.with_suffix(format_args!("b:{bucket}:{generation}:{slot}"))
+    }
+
+    pub fn outcomes(&self, generation: u64) -> Vec<u8> {
+        self.with_suffix(format_args!("o:{generation}"))
+    }
+
+    pub fn runs(&self, generation: u64) -> Vec<u8> {
+        self.with_suffix(format_args!("c:{generation}"))
+    }
+
+    fn with_suffix(&self, suffix: std::fmt::Arguments) -> Vec<u8> {
+        use std::io::Write;
+        let mut key = Vec::with_capacity(self.base.len() + 32);
+        key.extend_from_slice(&self.base);
+        key.write_fmt(suffix).expect("writing to a Vec cannot fail");
+        key
     }
 
     /// The cluster slot of every key of the service: the prefix has no
@@ -93,7 +114,16 @@ mod tests {
             b"",
         ] {
             let keys = ServiceKeys::new(b"shop:", service);
-            assert_eq!(Slot::for_key(keys.window()), Slot::for_key(keys.state()), "{service:?}");
+            assert_eq!(
+                Slot::for_key(keys.counter(-1, 7, 3)),
+                Slot::for_key(keys.state()),
+                "{service:?}"
+            );
+            assert_eq!(
+                Slot::for_key(keys.outcomes(7)),
+                Slot::for_key(keys.runs(7)),
+                "{service:?}"
+            );
             assert_eq!(Slot::new(keys.slot()), Some(Slot::for_key(keys.state())), "{service:?}");
         }
     }
@@ -102,7 +132,9 @@ mod tests {
     fn the_tag_is_the_service() {
         let keys = ServiceKeys::new(b"shop:", b"payments");
         assert_eq!(keys.state(), b"shop:cb:{payments}:s");
-        assert_eq!(keys.window(), b"shop:cb:{payments}:w");
+        assert_eq!(keys.counter(1203, 7, 1), b"shop:cb:{payments}:b:1203:7:1");
+        assert_eq!(keys.outcomes(7), b"shop:cb:{payments}:o:7");
+        assert_eq!(keys.runs(7), b"shop:cb:{payments}:c:7");
         assert_eq!(Slot::for_key(keys.state()), Slot::for_key("payments"));
     }
 

@@ -18,8 +18,8 @@ fn push_literal(pattern: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 /// The pattern of the keys of `prefix` whose service starts with
-/// `service_prefix`: `<prefix>cb:{<encoded service prefix>*}:[sw]`. A
-/// circuit that never changed state has a window but no state key.
+/// `service_prefix`: `<prefix>cb:{<encoded service prefix>*}:[sb]*`. A
+/// circuit that never changed state has counters but no state key.
 pub fn key_pattern(prefix: &[u8], service_prefix: &[u8]) -> Vec<u8> {
     let state = ServiceKeys::new(prefix, service_prefix).state();
     // The key of the service prefix itself, without its closing `}:s`
@@ -30,14 +30,19 @@ pub fn key_pattern(prefix: &[u8], service_prefix: &[u8]) -> Vec<u8> {
     }
     let mut pattern = Vec::with_capacity(state.len() + 8);
     push_literal(&mut pattern, open);
-    pattern.extend_from_slice(b"*}:[sw]");
+    pattern.extend_from_slice(b"*}:[sb]*");
     pattern
 }
 
-/// The service of a state or window key of `prefix`, when it is one.
+/// The service of a state or bucket counter key of `prefix`, when it is one.
 pub fn service_of(key: &[u8], prefix: &[u8]) -> Option<Vec<u8>> {
-    let encoded = key.strip_prefix(prefix)?.strip_prefix(b"cb:{")?;
-    let encoded = encoded.strip_suffix(b"}:s").or_else(|| encoded.strip_suffix(b"}:w"))?;
+    let tagged = key.strip_prefix(prefix)?.strip_prefix(b"cb:{")?;
+    // An encoded service holds no brace: the first one closes the tag.
+    let close = tagged.iter().position(|&byte| byte == b'}')?;
+    let (encoded, suffix) = tagged.split_at(close);
+    if suffix != b"}:s" && !suffix.starts_with(b"}:b:") {
+        return None;
+    }
     if encoded == b"%" {
         return Some(Vec::new());
     }
@@ -52,8 +57,9 @@ pub fn service_of(key: &[u8], prefix: &[u8]) -> Option<Vec<u8>> {
         }
     }
     // Only names the key builder makes: a stray key is not a circuit.
-    let keys = ServiceKeys::new(prefix, &service);
-    (keys.state() == key || keys.window() == key).then_some(service)
+    let state = ServiceKeys::new(prefix, &service).state();
+    let base = &state[..state.len() - 1];
+    key[..key.len() - suffix.len() + 2].eq(base).then_some(service)
 }
 
 #[cfg(test)]
@@ -62,10 +68,10 @@ mod tests {
 
     #[test]
     fn patterns_match_only_state_keys_of_the_prefix() {
-        assert_eq!(key_pattern(b"shop:", b""), b"shop:cb:{*}:[sw]");
-        assert_eq!(key_pattern(b"shop:", b"pay"), b"shop:cb:{pay*}:[sw]");
-        assert_eq!(key_pattern(b"a*b?", b"x[1]"), b"a\\*b\\?cb:{x\\[1\\]*}:[sw]");
-        assert_eq!(key_pattern(b"", b"a{b"), b"cb:{a%7Bb*}:[sw]");
+        assert_eq!(key_pattern(b"shop:", b""), b"shop:cb:{*}:[sb]*");
+        assert_eq!(key_pattern(b"shop:", b"pay"), b"shop:cb:{pay*}:[sb]*");
+        assert_eq!(key_pattern(b"a*b?", b"x[1]"), b"a\\*b\\?cb:{x\\[1\\]*}:[sb]*");
+        assert_eq!(key_pattern(b"", b"a{b"), b"cb:{a%7Bb*}:[sb]*");
     }
 
     #[test]
@@ -74,8 +80,8 @@ mod tests {
             let key = ServiceKeys::new(b"shop:", service).state();
             assert_eq!(service_of(&key, b"shop:").as_deref(), Some(service), "{service:?}");
         }
-        let window = ServiceKeys::new(b"shop:", b"payments").window();
-        assert_eq!(service_of(&window, b"shop:").as_deref(), Some(&b"payments"[..]));
+        let counter = ServiceKeys::new(b"shop:", b"payments").counter(1203, 7, 1);
+        assert_eq!(service_of(&counter, b"shop:").as_deref(), Some(&b"payments"[..]));
         assert_eq!(service_of(b"shop:cb:{payments}:x", b"shop:"), None);
         assert_eq!(service_of(b"shop:cb:{a%ZZ}:s", b"shop:"), None);
         assert_eq!(

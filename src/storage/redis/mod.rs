@@ -10,6 +10,7 @@ mod cluster;
 mod connection;
 mod keys;
 mod listing;
+mod memory;
 mod scripts;
 mod sentinel;
 
@@ -29,9 +30,9 @@ pub use sentinel::{SentinelTarget, parse_sentinel_dsn};
 use super::kv::{decode_state, encode_state};
 use super::persistent::{Failure, with_connection};
 use super::{ListedCircuit, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
-use crate::core::counts::Tally;
+use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
-use crate::core::machine::CircuitState;
+use crate::core::machine::{CircuitState, Phase};
 use crate::core::window::WindowGeometry;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -169,38 +170,16 @@ fn integer(value: &Value) -> Option<u64> {
     }
 }
 
-fn text(value: &Value) -> Option<String> {
-    match value {
-        Value::BulkString(bytes) => String::from_utf8(bytes.clone()).ok(),
-        Value::SimpleString(text) => Some(text.clone()),
-        _ => None,
-    }
-}
-
-/// Sums the counters of the window hash (field, value pairs) whose bucket is
-/// covered by `window` at `now` and whose generation is current.
-fn sum_window(
-    pairs: &[Value],
-    generation: u64,
-    window: WindowGeometry,
-    slot_count: usize,
-    now: Millis,
-) -> Option<Vec<u64>> {
-    let covered = window.buckets_covering(now);
-    let mut sums = vec![0; slot_count];
-    for value in pairs.iter().skip(1).step_by(2) {
-        let text = text(value)?;
-        let mut parts = text.split(':');
-        let bucket: i64 = parts.next()?.parse().ok()?;
-        let stored_generation: u64 = parts.next()?.parse().ok()?;
-        if stored_generation != generation || !covered.contains(&bucket) {
-            continue;
-        }
-        for (sum, count) in sums.iter_mut().zip(parts) {
-            *sum += count.parse::<u64>().ok()?;
-        }
-    }
-    Some(sums)
+/// The counts of a reply to MGET: an absent counter is 0; `None` when one
+/// holds no number (another client wrote it).
+fn counts(values: &[Value]) -> Option<Vec<u64>> {
+    values
+        .iter()
+        .map(|value| match value {
+            Value::Nil => Some(0),
+            value => integer(value),
+        })
+        .collect()
 }
 
 fn unexpected(what: &str) -> StorageError {
@@ -213,25 +192,11 @@ fn wrong_type(error: &CallError) -> bool {
     matches!(error, CallError::Redis(error) if error.to_string().contains("WRONGTYPE"))
 }
 
-/// The window fields another client wrote: values that are not
-/// `<bucket>:<generation>:<counts...>`, at fields that are not positions.
-fn foreign_fields(pairs: &[Value]) -> Vec<(Vec<u8>, Vec<u8>)> {
-    let bytes = |value: &Value| match value {
-        Value::BulkString(bytes) => bytes.clone(),
-        Value::SimpleString(text) => text.clone().into_bytes(),
-        other => format!("{other:?}").into_bytes(),
-    };
-    let ours = |field: &[u8], value: &[u8]| {
-        let numbers = |text: &[u8]| {
-            std::str::from_utf8(text).is_ok_and(|text| text.split(':').all(|part| part.parse::<u64>().is_ok()))
-        };
-        numbers(field) && numbers(value) && value.iter().filter(|&&byte| byte == b':').count() >= 2
-    };
-    pairs
-        .chunks(2)
-        .map(|pair| (bytes(&pair[0]), pair.get(1).map(bytes).unwrap_or_default()))
-        .filter(|(field, value)| !ours(field, value))
-        .collect()
+/// Whether Redis refused to count: a counter holds no number, or a key is
+/// not of the type the storage writes (another client wrote them).
+fn refused_data(error: &CallError) -> bool {
+    matches!(error, CallError::Redis(error)
+        if error.to_string().contains("WRONGTYPE") || error.to_string().contains("not an integer"))
 }
 
 fn shown(bytes: &[u8]) -> String {
@@ -330,32 +295,22 @@ impl RedisStorage {
     }
 
     /// Removes what another client left at the keys of a service (a key
-    /// that is not a hash, the state `state` that does not parse, window
-    /// `fields` that are not ours), so that the circuit works again at the
-    /// next call, and returns the error that names it.
-    fn heal(&self, keys: &ServiceKeys, state: Option<&[u8]>, fields: &[(Vec<u8>, Vec<u8>)]) -> StorageError {
+    /// that is not of the type the storage writes, the state `state` that
+    /// does not parse, any of `counters` that holds no number), so that the
+    /// circuit works again at the next call, and returns the error that
+    /// names it.
+    fn heal(&self, keys: &ServiceKeys, state: Option<&[u8]>, counters: &[Vec<u8>]) -> StorageError {
         let repaired = self.try_run(keys, |connection| {
             let mut invocation = scripts::REPAIR.key(keys.state());
-            invocation.key(keys.window()).arg(state.unwrap_or_default());
-            for (field, value) in fields {
-                invocation.arg(field.as_slice()).arg(value.as_slice());
+            for counter in counters {
+                invocation.key(counter.as_slice());
             }
+            invocation.arg(state.unwrap_or_default());
             invocation.invoke::<Vec<Vec<u8>>>(connection)
         });
-        let found = || {
-            let mut found = Vec::new();
-            if let Some(state) = state {
-                found.push(format!("{} held the state '{}'", shown(&keys.state()), shown(state)));
-            }
-            for (field, value) in fields {
-                found.push(format!(
-                    "{} held field '{}' = '{}'",
-                    shown(&keys.window()),
-                    shown(field),
-                    shown(value)
-                ));
-            }
-            found
+        let found = || match state {
+            Some(state) => format!("{} held the state '{}'", shown(&keys.state()), shown(state)),
+            None => "a key of the wrong type, or a counter that holds no number".to_owned(),
         };
         StorageError::Unavailable(match repaired {
             Ok(removed) if !removed.is_empty() => format!(
@@ -366,23 +321,129 @@ impl RedisStorage {
                     .collect::<Vec<_>>()
                     .join("; ")
             ),
-            Ok(_) if state.is_none() && fields.is_empty() => {
-                "Redis answered WRONGTYPE for a key of this circuit, which another client has changed since".to_owned()
-            }
             Ok(_) => format!(
-                "Redis held data that is not a circuit's, changed since by another client: {}",
-                found().join("; ")
+                "Redis held data that is not a circuit's ({}), changed since by another client",
+                found()
             ),
             Err(error) => format!(
                 "Redis holds data that is not a circuit's ({}), which could not be removed: {}",
-                if found().is_empty() {
-                    "a key of the wrong type".to_owned()
-                } else {
-                    found().join("; ")
-                },
+                found(),
                 self.storage_error("repair", error)
             ),
         })
+    }
+
+    /// Counts one outcome in the generation of `seen`, refreshes the times
+    /// to live, and reads the state and the window: one round trip of plain
+    /// commands (`memory.rs` tells which buckets are read).
+    fn count(
+        &self,
+        keys: &ServiceKeys,
+        circuit: &[u8],
+        seen: CircuitState,
+        record: &OutcomeRecord,
+    ) -> Result<(CircuitState, Tally), StorageError> {
+        let generation = seen.generation;
+        let (window, slot_count) = (record.window, record.slot_count);
+        let counter = keys.counter(window.bucket_at(record.now), generation, record.slot);
+        let (outcomes, runs) = (keys.outcomes(generation), keys.runs(generation));
+        let state_ttl_ms = record.state_ttl_ms.max(1);
+        let (read, known) = memory::plan(circuit, window, slot_count, generation, record.now);
+        let mut read_keys = vec![outcomes.clone(), runs.clone()];
+        for bucket in read.clone() {
+            read_keys.extend((0..slot_count).map(|slot| keys.counter(bucket, generation, slot)));
+        }
+
+        let mut pipeline = redis::pipe();
+        pipeline.cmd("INCR").arg(&counter).ignore();
+        pipeline
+            .cmd("PEXPIRE")
+            .arg(&counter)
+            .arg(window.counter_ttl_ms())
+            .ignore();
+        if seen.phase == Phase::HalfOpen {
+            pipeline.cmd("INCR").arg(&outcomes).ignore();
+            pipeline.cmd("PEXPIRE").arg(&outcomes).arg(state_ttl_ms).ignore();
+        }
+        if record.counts_runs {
+            match record.outcome {
+                Outcome::Failure => {
+                    pipeline.cmd("INCR").arg(&runs).ignore();
+                    pipeline.cmd("PEXPIRE").arg(&runs).arg(state_ttl_ms).ignore();
+                }
+                Outcome::Success => {
+                    pipeline
+                        .cmd("SET")
+                        .arg(&runs)
+                        .arg(0)
+                        .arg("PX")
+                        .arg(state_ttl_ms)
+                        .ignore();
+                }
+            }
+        }
+        pipeline.cmd("HGET").arg(keys.state()).arg("s");
+        if !seen.forced {
+            // Keeps a stored state as long as its circuit is used (no-op
+            // without one). GT never shortens it: the seen phase may be
+            // late, and a forced state keeps the time its command gave it.
+            pipeline
+                .cmd("PEXPIRE")
+                .arg(keys.state())
+                .arg(record.state_ttl_ms_in(seen.phase).max(1))
+                .arg("GT")
+                .ignore();
+        }
+        pipeline.cmd("MGET").arg(&read_keys);
+        let counted = [counter, outcomes, runs];
+        let replies: Vec<Value> = self
+            .try_run(keys, |connection| pipeline.query(connection))
+            .map_err(|error| {
+                if refused_data(&error) {
+                    self.heal(keys, None, &counted)
+                } else {
+                    self.storage_error("record", error)
+                }
+            })?;
+        let invalid = || unexpected("the record's commands");
+        let [state, Value::Array(values)] = replies.as_slice() else {
+            return Err(invalid());
+        };
+        let state = match state {
+            Value::Nil => CircuitState::INITIAL,
+            Value::BulkString(state) => decode_state(state).ok_or_else(|| self.heal(keys, Some(state), &[]))?,
+            _ => return Err(invalid()),
+        };
+        let Some(values) = counts(values) else {
+            return Err(self.heal(keys, None, &read_keys));
+        };
+        if state.generation == generation {
+            let per_bucket: Vec<Vec<u64>> = values[2..].chunks(slot_count).map(<[u64]>::to_vec).collect();
+            memory::learn(
+                circuit,
+                window,
+                slot_count,
+                generation,
+                record.now,
+                *read.start(),
+                &per_bucket,
+            );
+        }
+        let mut sums = known;
+        for bucket in values[2..].chunks(slot_count) {
+            for (sum, count) in sums.iter_mut().zip(bucket) {
+                *sum += count;
+            }
+        }
+        let tally = Tally {
+            generation_outcomes: values[0],
+            consecutive_failures: match record.outcome {
+                Outcome::Failure if record.counts_runs => values[1],
+                _ => 0,
+            },
+            window: sums,
+        };
+        Ok((state, tally))
     }
 
     fn keys(&self, service: &[u8]) -> ServiceKeys {
@@ -418,10 +479,12 @@ impl Storage for RedisStorage {
         let value: Option<Vec<u8>> = self.run(&keys, "HGET", |connection| {
             redis::cmd("HGET").arg(keys.state()).arg("s").query(connection)
         })?;
-        match value {
-            None => Ok(CircuitState::INITIAL),
-            Some(encoded) => decode_state(&encoded).ok_or_else(|| self.heal(&keys, Some(&encoded), &[])),
-        }
+        let state = match value {
+            None => CircuitState::INITIAL,
+            Some(encoded) => decode_state(&encoded).ok_or_else(|| self.heal(&keys, Some(&encoded), &[]))?,
+        };
+        memory::saw(&memory::circuit(&self.target_key, &keys.state()), state);
+        Ok(state)
     }
 
     fn compare_and_set_state(
@@ -440,52 +503,32 @@ impl Storage for RedisStorage {
                 .arg(ttl_ms.max(1))
                 .invoke(connection)
         })?;
+        if stored == 1 {
+            memory::saw(&memory::circuit(&self.target_key, &keys.state()), new);
+        }
         Ok(stored == 1)
     }
 
     fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
         let keys = self.keys(service);
-        let mut invocation = scripts::RECORD.key(keys.state());
-        invocation
-            .key(keys.window())
-            .arg(record.slot)
-            .arg(record.slot_count)
-            .arg(u8::from(record.outcome == crate::core::counts::Outcome::Failure))
-            .arg(u8::from(record.counts_runs))
-            .arg(record.window.counter_ttl_ms())
-            .arg(record.state_ttl_ms.max(1))
-            .arg(record.window.bucket_at(record.now))
-            .arg(record.window.ring_len())
-            .arg(record.closed_state_ttl_ms.max(1));
-        let answer: Vec<Value> = self.run(&keys, "record script", |connection| invocation.invoke(connection))?;
-        let invalid = || unexpected("the record script");
-        let [state, outcomes, runs, window] = answer.as_slice() else {
-            return Err(invalid());
+        let circuit = memory::circuit(&self.target_key, &keys.state());
+        let mut seen = match memory::seen(&circuit) {
+            Some(state) => state,
+            None => self.load_state(service)?,
         };
-        let Value::BulkString(state) = state else {
-            return Err(invalid());
-        };
-        let state = decode_state(state).ok_or_else(|| self.heal(&keys, Some(state), &[]))?;
-        let Value::Array(window) = window else {
-            return Err(invalid());
-        };
-        let counts = match sum_window(window, state.generation, record.window, record.slot_count, record.now) {
-            Some(counts) => counts,
-            None => {
-                let foreign = foreign_fields(window);
-                return Err(if foreign.is_empty() {
-                    invalid()
-                } else {
-                    self.heal(&keys, None, &foreign)
-                });
+        // Counted in the generation last seen; when the state read with it
+        // shows the state moved on, counted again in the current one.
+        for _ in 0..3 {
+            let (current, tally) = self.count(&keys, &circuit, seen, record)?;
+            memory::saw(&circuit, current);
+            if current.generation == seen.generation {
+                return Ok((current, tally));
             }
-        };
-        let tally = Tally {
-            generation_outcomes: integer(outcomes).ok_or_else(invalid)?,
-            consecutive_failures: integer(runs).ok_or_else(invalid)?,
-            window: counts,
-        };
-        Ok((state, tally))
+            seen = current;
+        }
+        Err(StorageError::Unavailable(
+            "the state kept changing while an outcome was recorded".into(),
+        ))
     }
 
     fn read_window(
@@ -497,17 +540,22 @@ impl Storage for RedisStorage {
         now: Millis,
     ) -> Result<Vec<u64>, StorageError> {
         let keys = self.keys(service);
-        let pairs: Vec<Value> = self.run(&keys, "HGETALL", |connection| {
-            redis::cmd("HGETALL").arg(keys.window()).query(connection)
+        let read_keys: Vec<Vec<u8>> = window
+            .buckets_covering(now)
+            .flat_map(|bucket| (0..slot_count).map(move |slot| (bucket, slot)))
+            .map(|(bucket, slot)| keys.counter(bucket, generation, slot))
+            .collect();
+        let values: Vec<Value> = self.run(&keys, "MGET", |connection| {
+            redis::cmd("MGET").arg(&read_keys).query(connection)
         })?;
-        sum_window(&pairs, generation, window, slot_count, now).ok_or_else(|| {
-            let foreign = foreign_fields(&pairs);
-            if foreign.is_empty() {
-                unexpected("HGETALL")
-            } else {
-                self.heal(&keys, None, &foreign)
+        let values = counts(&values).ok_or_else(|| self.heal(&keys, None, &read_keys))?;
+        let mut sums = vec![0; slot_count];
+        for bucket in values.chunks(slot_count) {
+            for (sum, count) in sums.iter_mut().zip(bucket) {
+                *sum += count;
             }
-        })
+        }
+        Ok(sums)
     }
 
     /// SCAN, never KEYS, on every master; then the state of each circuit
@@ -626,23 +674,11 @@ mod tests {
     }
 
     #[test]
-    fn window_fields_another_client_wrote_are_told_from_buckets() {
+    fn counters_another_client_wrote_are_told_from_numbers() {
         let bulk = |text: &str| Value::BulkString(text.as_bytes().to_vec());
-        let pairs = [
-            bulk("3"),
-            bulk("1203:7:1:0"),
-            bulk("junk"),
-            bulk("1203:7:1"),
-            bulk("4"),
-            bulk("not:a:bucket"),
-        ];
-        assert_eq!(
-            foreign_fields(&pairs),
-            vec![
-                (b"junk".to_vec(), b"1203:7:1".to_vec()),
-                (b"4".to_vec(), b"not:a:bucket".to_vec())
-            ]
-        );
+        assert_eq!(counts(&[bulk("3"), Value::Nil, Value::Int(4)]), Some(vec![3, 0, 4]));
+        assert_eq!(counts(&[bulk("3"), bulk("junk")]), None);
+        assert_eq!(counts(&[bulk("-1")]), None);
     }
 
     #[test]

@@ -1,0 +1,162 @@
+//! What a process remembers of each circuit it counts in Redis, so that
+//! recording an outcome is a few plain commands in one round trip:
+//!
+//! - the state it last saw: it counts in that generation, and reads the
+//!   state in the same round trip (counting again in the current one when
+//!   it moved on);
+//! - the counts of the buckets that are over. A writer counts in the bucket
+//!   of its own clock, so once a bucket is two buckets old (two seconds at
+//!   least) no writer counts in it unless its clock is that late: a record
+//!   reads only the last `FRESH_BUCKETS` buckets, and takes the older ones
+//!   from what it read when they were over. A process that has not read
+//!   them (its first call, a new generation, a pause) reads the whole
+//!   window once.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ops::RangeInclusive;
+
+use crate::core::machine::CircuitState;
+use crate::core::window::WindowGeometry;
+
+/// The buckets read at every record: the current one and the two before,
+/// in which writers may still count.
+pub const FRESH_BUCKETS: i64 = 3;
+
+/// How many circuits a process remembers at most: forgetting one costs its
+/// next record a read of the whole window.
+const MAX_CIRCUITS: usize = 4_096;
+
+#[derive(Default)]
+struct Circuit {
+    seen: Option<CircuitState>,
+    /// The window and generation the finished counts belong to.
+    counted: Option<(WindowGeometry, usize, u64)>,
+    /// Counts of buckets that were over when read, by bucket.
+    finished: HashMap<i64, Vec<u64>>,
+}
+
+thread_local! {
+    static CIRCUITS: RefCell<HashMap<Vec<u8>, Circuit>> = RefCell::default();
+}
+
+/// The name of a circuit in this memory: its storage (whatever makes two
+/// storage objects see the same data) and its state key (prefix and
+/// service).
+pub fn circuit(target_key: &str, state_key: &[u8]) -> Vec<u8> {
+    let mut name = Vec::with_capacity(target_key.len() + 1 + state_key.len());
+    name.extend_from_slice(target_key.as_bytes());
+    // A target key is text with no NUL: the two parts stay apart.
+    name.push(0);
+    name.extend_from_slice(state_key);
+    name
+}
+
+fn with_circuit<T>(name: &[u8], use_it: impl FnOnce(&mut Circuit) -> T) -> T {
+    CIRCUITS.with_borrow_mut(|circuits| {
+        if !circuits.contains_key(name) && circuits.len() >= MAX_CIRCUITS {
+            circuits.clear();
+        }
+        use_it(circuits.entry(name.to_vec()).or_default())
+    })
+}
+
+pub fn seen(name: &[u8]) -> Option<CircuitState> {
+    CIRCUITS.with_borrow(|circuits| circuits.get(name).and_then(|circuit| circuit.seen))
+}
+
+pub fn saw(name: &[u8], state: CircuitState) {
+    with_circuit(name, |circuit| circuit.seen = Some(state));
+}
+
+/// What a record must read at `now`: the buckets to read, and the sums of
+/// the older ones known already (counts of `slot_count` slots).
+pub fn plan(
+    name: &[u8],
+    window: WindowGeometry,
+    slot_count: usize,
+    generation: u64,
+    now: i64,
+) -> (RangeInclusive<i64>, Vec<u64>) {
+    let covered = window.buckets_covering(now);
+    let fresh_from = (covered.end() - FRESH_BUCKETS + 1).max(*covered.start());
+    let known = CIRCUITS.with_borrow(|circuits| {
+        let circuit = circuits.get(name)?;
+        if circuit.counted != Some((window, slot_count, generation)) {
+            return None;
+        }
+        let mut sums = vec![0; slot_count];
+        for bucket in *covered.start()..fresh_from {
+            for (sum, count) in sums.iter_mut().zip(circuit.finished.get(&bucket)?) {
+                *sum += count;
+            }
+        }
+        Some(sums)
+    });
+    match known {
+        Some(sums) => (fresh_from..=*covered.end(), sums),
+        None => (covered, vec![0; slot_count]),
+    }
+}
+
+/// Keeps the counts just read (`counts[i]` of bucket `first + i`) of the
+/// buckets that are over at `now`, and forgets those out of the window.
+pub fn learn(
+    name: &[u8],
+    window: WindowGeometry,
+    slot_count: usize,
+    generation: u64,
+    now: i64,
+    first: i64,
+    counts: &[Vec<u64>],
+) {
+    let covered = window.buckets_covering(now);
+    let over_before = covered.end() - FRESH_BUCKETS + 2;
+    with_circuit(name, |circuit| {
+        let counted = Some((window, slot_count, generation));
+        if circuit.counted != counted {
+            circuit.counted = counted;
+            circuit.finished.clear();
+        }
+        circuit.finished.retain(|bucket, _| covered.contains(bucket));
+        for (bucket, bucket_counts) in (first..).zip(counts) {
+            if bucket < over_before {
+                circuit.finished.insert(bucket, bucket_counts.clone());
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_reads_the_whole_window_once_then_the_last_buckets() {
+        let window = WindowGeometry::new(10_000);
+        let name = circuit("test", b"cb:{memory}:s");
+        let now = 1_000_000; // bucket 1000; the window covers 990..=1000
+        let (read, known) = plan(&name, window, 2, 7, now);
+        assert_eq!((read, known), (990..=1000, vec![0, 0]), "nothing known yet");
+        let counts: Vec<Vec<u64>> = (990..=1000).map(|bucket| vec![bucket as u64 - 989, 1]).collect();
+        learn(&name, window, 2, 7, now, 990, &counts);
+        let (read, known) = plan(&name, window, 2, 7, now);
+        // 990..=997 are known: 1 + 2 + ... + 8 = 36 successes, 8 failures.
+        assert_eq!((read, known), (998..=1000, vec![36, 8]));
+        // At the next bucket, 998 is known (it was over when read): 2 + ... + 9.
+        assert_eq!(plan(&name, window, 2, 7, now + 1_000), (999..=1001, vec![44, 8]));
+        // Two buckets on, 999 and 1000 were read before they were over.
+        assert_eq!(plan(&name, window, 2, 7, now + 3_000), (993..=1003, vec![0, 0]));
+        assert_eq!(plan(&name, window, 2, 8, now).0, 990..=1000, "another generation");
+        assert_eq!(plan(&name, window, 3, 7, now).0, 990..=1000, "other slots");
+    }
+
+    #[test]
+    fn the_seen_state_is_kept_per_circuit() {
+        let (one, other) = (circuit("a", b"s"), circuit("a\0s", b""));
+        assert_ne!(one, other);
+        saw(&one, CircuitState::INITIAL);
+        assert_eq!(seen(&one), Some(CircuitState::INITIAL));
+        assert_eq!(seen(&circuit("b", b"s")), None);
+    }
+}
