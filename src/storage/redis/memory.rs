@@ -10,7 +10,11 @@
 //!   reads only the last `FRESH_BUCKETS` buckets, and takes the older ones
 //!   from what it read when they were over. A process that has not read
 //!   them (its first call, a new generation, a pause) reads the whole
-//!   window once.
+//!   window once;
+//! - which keys it gave their time to live in the current bucket: a counter
+//!   gets it at the first write of each process (a bucket's counter lives
+//!   only through its window), the state at the first record of each
+//!   bucket (its time to live is far longer than a bucket).
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -34,6 +38,51 @@ struct Circuit {
     counted: Option<(WindowGeometry, usize, u64)>,
     /// Counts of buckets that were over when read, by bucket.
     finished: HashMap<i64, Vec<u64>>,
+    /// The bucket and generation of the counters given a time to live, the
+    /// slots of those counters, and whether the state was given one.
+    ttl_given: Option<(i64, u64, Vec<usize>, bool)>,
+}
+
+/// Which keys of a record must be given their time to live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TtlsDue {
+    pub counter: bool,
+    pub state: bool,
+}
+
+pub fn ttls_due(name: &[u8], bucket: i64, generation: u64, slot: usize) -> TtlsDue {
+    CIRCUITS.with_borrow(
+        |circuits| match circuits.get(name).and_then(|circuit| circuit.ttl_given.as_ref()) {
+            Some((given_bucket, given_generation, slots, state)) if *given_bucket == bucket => TtlsDue {
+                counter: *given_generation != generation || !slots.contains(&slot),
+                state: !state,
+            },
+            _ => TtlsDue {
+                counter: true,
+                state: true,
+            },
+        },
+    )
+}
+
+/// The keys of `due` got their time to live, in a round trip that succeeded.
+pub fn ttls_given(name: &[u8], bucket: i64, generation: u64, slot: usize, due: TtlsDue) {
+    with_circuit(name, |circuit| {
+        let given = match circuit.ttl_given.take() {
+            Some((given_bucket, given_generation, slots, state))
+                if given_bucket == bucket && given_generation == generation =>
+            {
+                (given_bucket, given_generation, slots, state)
+            }
+            _ => (bucket, generation, Vec::new(), false),
+        };
+        let (bucket, generation, mut slots, mut state) = given;
+        if due.counter && !slots.contains(&slot) {
+            slots.push(slot);
+        }
+        state |= due.state;
+        circuit.ttl_given = Some((bucket, generation, slots, state));
+    });
 }
 
 thread_local! {
@@ -149,6 +198,38 @@ mod tests {
         assert_eq!(plan(&name, window, 2, 7, now + 3_000), (993..=1003, vec![0, 0]));
         assert_eq!(plan(&name, window, 2, 8, now).0, 990..=1000, "another generation");
         assert_eq!(plan(&name, window, 3, 7, now).0, 990..=1000, "other slots");
+    }
+
+    #[test]
+    fn times_to_live_are_given_once_per_bucket() {
+        let name = circuit("test", b"cb:{ttl}:s");
+        let all = TtlsDue {
+            counter: true,
+            state: true,
+        };
+        assert_eq!(ttls_due(&name, 100, 1, 0), all);
+        ttls_given(&name, 100, 1, 0, all);
+        let none = TtlsDue {
+            counter: false,
+            state: false,
+        };
+        assert_eq!(ttls_due(&name, 100, 1, 0), none);
+        let counter_only = TtlsDue {
+            counter: true,
+            state: false,
+        };
+        assert_eq!(ttls_due(&name, 100, 1, 1), counter_only, "another slot");
+        assert_eq!(ttls_due(&name, 100, 2, 0), counter_only, "another generation");
+        assert_eq!(ttls_due(&name, 101, 1, 0), all, "the next bucket");
+        ttls_given(&name, 100, 2, 0, counter_only);
+        assert_eq!(
+            ttls_due(&name, 100, 2, 0),
+            TtlsDue {
+                counter: false,
+                state: true
+            },
+            "the state again in a new generation"
+        );
     }
 
     #[test]

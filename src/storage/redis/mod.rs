@@ -345,45 +345,49 @@ impl RedisStorage {
     ) -> Result<(CircuitState, Tally), StorageError> {
         let generation = seen.generation;
         let (window, slot_count) = (record.window, record.slot_count);
-        let counter = keys.counter(window.bucket_at(record.now), generation, record.slot);
+        let bucket = window.bucket_at(record.now);
+        let counter = keys.counter(bucket, generation, record.slot);
         let (outcomes, runs) = (keys.outcomes(generation), keys.runs(generation));
         let state_ttl_ms = record.state_ttl_ms.max(1);
         let (read, known) = memory::plan(circuit, window, slot_count, generation, record.now);
-        let mut read_keys = vec![outcomes.clone(), runs.clone()];
-        for bucket in read.clone() {
-            read_keys.extend((0..slot_count).map(|slot| keys.counter(bucket, generation, slot)));
-        }
+        let read_keys: Vec<Vec<u8>> = read
+            .clone()
+            .flat_map(|bucket| (0..slot_count).map(move |slot| (bucket, slot)))
+            .map(|(bucket, slot)| keys.counter(bucket, generation, slot))
+            .collect();
+        let due = memory::ttls_due(circuit, bucket, generation, record.slot);
 
+        // Only the tallies, the state and the window answer; the tallies
+        // are read from their increments.
         let mut pipeline = redis::pipe();
         pipeline.cmd("INCR").arg(&counter).ignore();
-        pipeline
-            .cmd("PEXPIRE")
-            .arg(&counter)
-            .arg(window.counter_ttl_ms())
-            .ignore();
-        if seen.phase == Phase::HalfOpen {
-            pipeline.cmd("INCR").arg(&outcomes).ignore();
+        if due.counter {
+            pipeline
+                .cmd("PEXPIRE")
+                .arg(&counter)
+                .arg(window.counter_ttl_ms())
+                .ignore();
+        }
+        let counts_outcomes = seen.phase == Phase::HalfOpen;
+        if counts_outcomes {
+            pipeline.cmd("INCR").arg(&outcomes);
             pipeline.cmd("PEXPIRE").arg(&outcomes).arg(state_ttl_ms).ignore();
         }
-        if record.counts_runs {
-            match record.outcome {
-                Outcome::Failure => {
-                    pipeline.cmd("INCR").arg(&runs).ignore();
-                    pipeline.cmd("PEXPIRE").arg(&runs).arg(state_ttl_ms).ignore();
-                }
-                Outcome::Success => {
-                    pipeline
-                        .cmd("SET")
-                        .arg(&runs)
-                        .arg(0)
-                        .arg("PX")
-                        .arg(state_ttl_ms)
-                        .ignore();
-                }
-            }
+        let counts_failures = record.counts_runs && record.outcome == Outcome::Failure;
+        if counts_failures {
+            pipeline.cmd("INCR").arg(&runs);
+            pipeline.cmd("PEXPIRE").arg(&runs).arg(state_ttl_ms).ignore();
+        } else if record.counts_runs {
+            pipeline
+                .cmd("SET")
+                .arg(&runs)
+                .arg(0)
+                .arg("PX")
+                .arg(state_ttl_ms)
+                .ignore();
         }
         pipeline.cmd("HGET").arg(keys.state()).arg("s");
-        if !seen.forced {
+        if due.state && !seen.forced {
             // Keeps a stored state as long as its circuit is used (no-op
             // without one). GT never shortens it: the seen phase may be
             // late, and a forced state keeps the time its command gave it.
@@ -405,8 +409,16 @@ impl RedisStorage {
                     self.storage_error("record", error)
                 }
             })?;
+        memory::ttls_given(circuit, bucket, generation, record.slot, due);
         let invalid = || unexpected("the record's commands");
-        let [state, Value::Array(values)] = replies.as_slice() else {
+        let mut replies = replies.iter();
+        let mut tally = |counted: bool| match counted {
+            true => replies.next().and_then(integer).ok_or_else(invalid),
+            false => Ok(0),
+        };
+        let generation_outcomes = tally(counts_outcomes)?;
+        let consecutive_failures = tally(counts_failures)?;
+        let (Some(state), Some(Value::Array(values)), None) = (replies.next(), replies.next(), replies.next()) else {
             return Err(invalid());
         };
         let state = match state {
@@ -417,8 +429,8 @@ impl RedisStorage {
         let Some(values) = counts(values) else {
             return Err(self.heal(keys, None, &read_keys));
         };
+        let per_bucket: Vec<Vec<u64>> = values.chunks(slot_count).map(<[u64]>::to_vec).collect();
         if state.generation == generation {
-            let per_bucket: Vec<Vec<u64>> = values[2..].chunks(slot_count).map(<[u64]>::to_vec).collect();
             memory::learn(
                 circuit,
                 window,
@@ -430,17 +442,14 @@ impl RedisStorage {
             );
         }
         let mut sums = known;
-        for bucket in values[2..].chunks(slot_count) {
+        for bucket in &per_bucket {
             for (sum, count) in sums.iter_mut().zip(bucket) {
                 *sum += count;
             }
         }
         let tally = Tally {
-            generation_outcomes: values[0],
-            consecutive_failures: match record.outcome {
-                Outcome::Failure if record.counts_runs => values[1],
-                _ => 0,
-            },
+            generation_outcomes,
+            consecutive_failures,
             window: sums,
         };
         Ok((state, tally))
