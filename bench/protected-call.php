@@ -80,16 +80,18 @@ foreach ($cases as $name => $breaker) {
     printf("%-40s %10.1f %8.1f\n", $name, $cost, $cost / $floor);
 }
 if ($redis !== null) {
-    // Commands per call, from the server's own counters (top-level commands:
-    // the scripts' inner commands are HMGET, HSET, HINCRBY and PEXPIRE).
+    // Commands per call, from the server's own counters (every command but
+    // the benchmark's own INFO; no script runs in these calls).
     $commands = function () use ($redis): int {
         $socket = stream_socket_client("tcp://$redis");
         fwrite($socket, "*2\r\n\$4\r\nINFO\r\n\$12\r\ncommandstats\r\n");
         $length = (int) substr(fgets($socket), 1);
         $info = stream_get_contents($socket, $length);
         fclose($socket);
-        preg_match_all('/^cmdstat_(hget|evalsha|eval|script):calls=(\d+)/m', $info, $matches);
-        return array_sum(array_map('intval', $matches[2]));
+        preg_match_all('/^cmdstat_(\w+)[^:]*:calls=(\d+)/m', $info, $matches);
+        $calls = array_combine($matches[1], array_map('intval', $matches[2]));
+        unset($calls['info'], $calls['config']);
+        return array_sum($calls);
     };
     $healthy = new CircuitBreaker('commands', $configuration(60), new RedisStorage("redis://$redis", 'bench:'));
     $healthy->acquirePermission();
