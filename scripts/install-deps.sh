@@ -7,7 +7,9 @@ set -euo pipefail
 
 packages=(build-essential php8.2-dev php8.2-cli libclang-dev)
 if [ "${1:-all}" != build ]; then
-    packages+=(php8.2-fpm libfcgi-bin redis-server redis-tools memcached openssl)
+    # php8.2-redis and php8.2-memcached: the tests that build storages from
+    # the clients an application already has (phpredis, php-memcached).
+    packages+=(php8.2-fpm libfcgi-bin redis-server redis-tools memcached openssl php8.2-redis php8.2-memcached)
 fi
 missing=()
 for package in "${packages[@]}"; do
