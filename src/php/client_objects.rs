@@ -105,7 +105,9 @@ fn require_none(
             shown = format!("{class}::{name}");
         }
     }
-    Err(Refusal(format!("{class}::{option_name} is {shown}, not {class}::{none}: {why}")))
+    Err(Refusal(format!(
+        "{class}::{option_name} is {shown}, not {class}::{none}: {why}"
+    )))
 }
 
 /// The key prefix a client puts before every key (empty when none).
@@ -113,7 +115,10 @@ fn key_prefix(object: &ZendObject, class: &str, option_name: &str) -> Result<Vec
     let Some(value) = option(object, class, option_name)? else {
         return Ok(Vec::new());
     };
-    Ok(value.zend_str().map(|text| text.as_bytes().to_vec()).unwrap_or_default())
+    Ok(value
+        .zend_str()
+        .map(|text| text.as_bytes().to_vec())
+        .unwrap_or_default())
 }
 
 /// What phpredis settings every client object of it must satisfy; returns its key prefix.
@@ -123,7 +128,12 @@ fn phpredis_options(object: &ZendObject, class: &str) -> Result<Vec<u8>, Refusal
         class,
         "OPT_SERIALIZER",
         "SERIALIZER_NONE",
-        &["SERIALIZER_PHP", "SERIALIZER_IGBINARY", "SERIALIZER_MSGPACK", "SERIALIZER_JSON"],
+        &[
+            "SERIALIZER_PHP",
+            "SERIALIZER_IGBINARY",
+            "SERIALIZER_MSGPACK",
+            "SERIALIZER_JSON",
+        ],
         "the storage keeps plain integers, and the circuit breaker library forbids a serializer; \
          remove it or pass a DSN",
     )?;
@@ -159,7 +169,11 @@ fn redis_address(host: &str, port: i64) -> Result<ConnectionAddr, Refusal> {
         None => (false, host),
         Some(("tcp", name)) => (false, name),
         Some(("tls" | "ssl", name)) => (true, name),
-        Some((scheme, _)) => return Err(Refusal(format!("getHost() is '{host}': scheme {scheme}:// is not supported"))),
+        Some((scheme, _)) => {
+            return Err(Refusal(format!(
+                "getHost() is '{host}': scheme {scheme}:// is not supported"
+            )));
+        }
     };
     let port = u16::try_from(port)
         .ok()
@@ -222,7 +236,10 @@ fn standalone(object: &ZendObject) -> Result<(Target, Vec<u8>), Refusal> {
     let port = read(object, "getPort", vec![])?.long().unwrap_or(0);
     let addr = redis_address(host, port)?;
     let db = read(object, "getDbNum", vec![])?.long().unwrap_or(0);
-    let settings = redis_credentials(&read(object, "getAuth", vec![])?, RedisConnectionInfo::default().set_db(db))?;
+    let settings = redis_credentials(
+        &read(object, "getAuth", vec![])?,
+        RedisConnectionInfo::default().set_db(db),
+    )?;
     Ok((Target::Standalone(Box::new(connection_info(addr, settings)?)), prefix))
 }
 
@@ -260,6 +277,9 @@ pub fn redis_client(object: &ZendObject) -> Option<Result<(Target, Vec<u8>), Ref
     }
 }
 
+/// The `host:port` servers of a `\Memcached`, and its key prefix.
+pub type MemcachedSettings = (Vec<String>, Vec<u8>);
+
 /// One entry of `Memcached::getServerList()` as `host:port`.
 fn memcached_server(entry: &Zval) -> Result<String, Refusal> {
     let unreadable = || Refusal("getServerList() is not a list of servers".into());
@@ -284,19 +304,20 @@ fn memcached_server(entry: &Zval) -> Result<String, Refusal> {
 /// `\Memcached`, or None when `object` is not one. The servers keep their
 /// order: a storage built from the same list as DSNs puts each service on
 /// the same server.
-pub fn memcached_client(object: &ZendObject) -> Option<Result<(Vec<String>, Vec<u8>), Refusal>> {
-    if !is_client(object, "Memcached") {
-        return None;
+pub fn memcached_client(object: &ZendObject) -> Option<Result<MemcachedSettings, Refusal>> {
+    is_client(object, "Memcached").then(|| memcached_settings(object))
+}
+
+fn memcached_settings(object: &ZendObject) -> Result<MemcachedSettings, Refusal> {
+    let list = read(object, "getServerList", vec![])?;
+    let list = list
+        .array()
+        .ok_or_else(|| Refusal("getServerList() is not an array".into()))?;
+    let servers = list.values().map(memcached_server).collect::<Result<Vec<_>, _>>()?;
+    if servers.is_empty() {
+        return Err(Refusal(
+            "no server: call addServer() before, or pass 'host:port'".into(),
+        ));
     }
-    Some((|| {
-        let list = read(object, "getServerList", vec![])?;
-        let list = list
-            .array()
-            .ok_or_else(|| Refusal("getServerList() is not an array".into()))?;
-        let servers = list.values().map(memcached_server).collect::<Result<Vec<_>, _>>()?;
-        if servers.is_empty() {
-            return Err(Refusal("no server: call addServer() before, or pass 'host:port'".into()));
-        }
-        Ok((servers, key_prefix(object, "Memcached", "OPT_PREFIX_KEY")?))
-    })())
+    Ok((servers, key_prefix(object, "Memcached", "OPT_PREFIX_KEY")?))
 }

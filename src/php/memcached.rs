@@ -56,9 +56,10 @@ impl MemcachedStorage {
             None => vec!["127.0.0.1:11211".to_owned()],
             Some(value) if value.is_null() => vec!["127.0.0.1:11211".to_owned()],
             Some(value) if value.object().is_some() => {
-                let client = value.object().and_then(memcached_client).unwrap_or_else(|| {
-                    Err(Refusal("not a \\Memcached".into()))
-                });
+                let client = value
+                    .object()
+                    .and_then(memcached_client)
+                    .unwrap_or_else(|| Err(Refusal("not a \\Memcached".into())));
                 let (list, key_prefix) = client.map_err(|refusal| {
                     let mut error = ConfigError::new("servers", describe(value), SERVER_LIMITS);
                     error.value = format!("{} ({})", error.value, refusal.0);
