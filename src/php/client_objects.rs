@@ -24,15 +24,57 @@
 //! not taken: they bound the application's own commands (phpredis' default
 //! read timeout is a minute); the storage's `$timeout` bounds each call.
 
+use ext_php_rs::boxed::ZBox;
 use ext_php_rs::convert::IntoZvalDyn;
+use ext_php_rs::exception::PhpException;
+use ext_php_rs::ffi::zend_object;
 use ext_php_rs::types::{ZendObject, Zval};
+use ext_php_rs::zend::ExecutorGlobals;
 use redis::{ConnectionAddr, ConnectionInfo, IntoConnectionInfo, RedisConnectionInfo};
 
 use super::callback::{CallError, call_function, call_method};
+use super::classes::{INVALID_CONFIGURATION, invalid_configuration, new_exception};
+use crate::core::error::ConfigError;
 use crate::storage::redis::Target;
 
-/// Why a client object cannot be used: shown after its class name.
-pub struct Refusal(pub String);
+unsafe extern "C" {
+    fn zend_exception_set_previous(exception: *mut zend_object, add_previous: *mut zend_object);
+}
+
+/// Why a client object cannot be used: shown after its class name, with the
+/// exception its getter threw, if that was why.
+pub struct Refusal {
+    pub reason: String,
+    pub thrown: Option<ZBox<ZendObject>>,
+}
+
+impl Refusal {
+    pub fn new(reason: impl Into<String>) -> Self {
+        Self {
+            reason: reason.into(),
+            thrown: None,
+        }
+    }
+
+    /// The `InvalidConfigurationException` saying `error`, the exception a
+    /// getter threw as its previous.
+    pub fn into_exception(self, error: ConfigError) -> PhpException {
+        let Some(thrown) = self.thrown else {
+            return invalid_configuration(error);
+        };
+        let message = error.to_string();
+        let exception = new_exception(&INVALID_CONFIGURATION, &message);
+        match exception.object() {
+            Some(object) => {
+                // SAFETY: both are live exception objects; the call takes over
+                // our reference to `thrown` (stored as `previous`, then released).
+                unsafe { zend_exception_set_previous(std::ptr::from_ref(object).cast_mut(), thrown.into_raw()) };
+                PhpException::new(message, 0, INVALID_CONFIGURATION.get()).with_object(exception)
+            }
+            None => invalid_configuration(error),
+        }
+    }
+}
 
 /// `ZEND_INTERNAL_CLASS`: a class an extension declares, as opposed to one
 /// written in PHP.
@@ -57,20 +99,22 @@ pub fn is_client(object: &ZendObject, name: &str) -> bool {
 /// `$object->$method(...$arguments)`, or why it could not be read.
 fn read(object: &ZendObject, method: &str, arguments: Vec<&dyn IntoZvalDyn>) -> Result<Zval, Refusal> {
     call_method(object, method, arguments).map_err(|error| match error {
-        // The exception stays pending: the InvalidConfigurationException
-        // thrown next takes it as its previous.
-        CallError::Threw(class) => Refusal(format!("{method}() threw {class}")),
-        other => Refusal(format!("{method}() {other}")),
+        // Taken, to be the previous of the InvalidConfigurationException.
+        CallError::Threw(class) => Refusal {
+            reason: format!("{method}() threw {class}"),
+            thrown: ExecutorGlobals::take_exception(),
+        },
+        other => Refusal::new(format!("{method}() {other}")),
     })
 }
 
 /// The value of the class constant `Class::NAME`, when the extension defines it.
 fn class_constant(name: &str) -> Result<Option<i64>, Refusal> {
-    let defined = call_function("defined", vec![&name]).map_err(|error| Refusal(format!("{name}: {error}")))?;
+    let defined = call_function("defined", vec![&name]).map_err(|error| Refusal::new(format!("{name}: {error}")))?;
     if !defined.bool().unwrap_or(false) {
         return Ok(None);
     }
-    let value = call_function("constant", vec![&name]).map_err(|error| Refusal(format!("{name}: {error}")))?;
+    let value = call_function("constant", vec![&name]).map_err(|error| Refusal::new(format!("{name}: {error}")))?;
     Ok(value.long())
 }
 
@@ -105,7 +149,7 @@ fn require_none(
             shown = format!("{class}::{name}");
         }
     }
-    Err(Refusal(format!(
+    Err(Refusal::new(format!(
         "{class}::{option_name} is {shown}, not {class}::{none}: {why}"
     )))
 }
@@ -148,7 +192,7 @@ fn phpredis_options(object: &ZendObject, class: &str) -> Result<Vec<u8>, Refusal
     )?;
     let prefix = key_prefix(object, class, "OPT_PREFIX")?;
     if prefix.iter().any(|&byte| byte == b'{' || byte == b'}') {
-        return Err(Refusal(format!(
+        return Err(Refusal::new(format!(
             "{class}::OPT_PREFIX '{}' has braces, which would break the hash tag of Redis Cluster",
             String::from_utf8_lossy(&prefix)
         )));
@@ -170,7 +214,7 @@ fn redis_address(host: &str, port: i64) -> Result<ConnectionAddr, Refusal> {
         Some(("tcp", name)) => (false, name),
         Some(("tls" | "ssl", name)) => (true, name),
         Some((scheme, _)) => {
-            return Err(Refusal(format!(
+            return Err(Refusal::new(format!(
                 "getHost() is '{host}': scheme {scheme}:// is not supported"
             )));
         }
@@ -178,9 +222,9 @@ fn redis_address(host: &str, port: i64) -> Result<ConnectionAddr, Refusal> {
     let port = u16::try_from(port)
         .ok()
         .filter(|&port| port != 0)
-        .ok_or_else(|| Refusal(format!("getPort() is {port}, not a TCP port")))?;
+        .ok_or_else(|| Refusal::new(format!("getPort() is {port}, not a TCP port")))?;
     if name.is_empty() {
-        return Err(Refusal("getHost() is empty".into()));
+        return Err(Refusal::new("getHost() is empty"));
     }
     // phpredis takes an IPv6 address in brackets; the connection wants it bare.
     let name = name.trim_start_matches('[').trim_end_matches(']').to_owned();
@@ -204,7 +248,7 @@ fn redis_credentials(auth: &Zval, settings: RedisConnectionInfo) -> Result<Redis
     if let Some(password) = auth.str() {
         return Ok(settings.set_password(password));
     }
-    let unreadable = || Refusal("getAuth() is not a password nor [user, password]".into());
+    let unreadable = || Refusal::new("getAuth() is not a password nor [user, password]");
     let parts = auth.array().ok_or_else(unreadable)?;
     let parts: Vec<Option<&str>> = parts
         .values()
@@ -220,19 +264,19 @@ fn redis_credentials(auth: &Zval, settings: RedisConnectionInfo) -> Result<Redis
 fn connection_info(addr: ConnectionAddr, settings: RedisConnectionInfo) -> Result<ConnectionInfo, Refusal> {
     addr.into_connection_info()
         .map(|info| info.set_redis_settings(settings))
-        .map_err(|error| Refusal(error.to_string()))
+        .map_err(|error| Refusal::new(error.to_string()))
 }
 
 /// A connected `\Redis`: its server, database and credentials, and its key prefix.
 fn standalone(object: &ZendObject) -> Result<(Target, Vec<u8>), Refusal> {
     if !read(object, "isConnected", vec![])?.bool().unwrap_or(false) {
-        return Err(Refusal(
-            "not connected: call connect() or pconnect() before, or pass a DSN".into(),
+        return Err(Refusal::new(
+            "not connected: call connect() or pconnect() before, or pass a DSN",
         ));
     }
     let prefix = phpredis_options(object, "Redis")?;
     let host = read(object, "getHost", vec![])?;
-    let host = host.str().ok_or_else(|| Refusal("getHost() is not a string".into()))?;
+    let host = host.str().ok_or_else(|| Refusal::new("getHost() is not a string"))?;
     let port = read(object, "getPort", vec![])?.long().unwrap_or(0);
     let addr = redis_address(host, port)?;
     let db = read(object, "getDbNum", vec![])?.long().unwrap_or(0);
@@ -248,7 +292,7 @@ fn standalone(object: &ZendObject) -> Result<(Target, Vec<u8>), Refusal> {
 fn cluster(object: &ZendObject) -> Result<(Target, Vec<u8>), Refusal> {
     let prefix = phpredis_options(object, "RedisCluster")?;
     let masters = read(object, "_masters", vec![])?;
-    let unreadable = || Refusal("_masters() is not a list of [host, port]".into());
+    let unreadable = || Refusal::new("_masters() is not a list of [host, port]");
     let masters = masters.array().ok_or_else(unreadable)?;
     let nodes = masters
         .values()
@@ -260,7 +304,7 @@ fn cluster(object: &ZendObject) -> Result<(Target, Vec<u8>), Refusal> {
         })
         .collect::<Result<Vec<_>, _>>()?;
     if nodes.is_empty() {
-        return Err(Refusal("_masters() lists no master".into()));
+        return Err(Refusal::new("_masters() lists no master"));
     }
     Ok((Target::Cluster(nodes), prefix))
 }
@@ -282,17 +326,18 @@ pub type MemcachedSettings = (Vec<String>, Vec<u8>);
 
 /// One entry of `Memcached::getServerList()` as `host:port`.
 fn memcached_server(entry: &Zval) -> Result<String, Refusal> {
-    let unreadable = || Refusal("getServerList() is not a list of servers".into());
+    let unreadable = || Refusal::new("getServerList() is not a list of servers");
     let entry = entry.array().ok_or_else(unreadable)?;
     let host = entry.get("host").and_then(Zval::str).ok_or_else(unreadable)?;
     let port = entry.get("port").and_then(Zval::long).ok_or_else(unreadable)?;
     let kind = entry.get("type").and_then(Zval::str).unwrap_or("TCP");
     if kind != "TCP" || host.starts_with('/') || port == 0 {
-        return Err(Refusal(format!(
+        return Err(Refusal::new(format!(
             "server {host} ({kind}): the storage speaks TCP only, add a host and port"
         )));
     }
-    let port = u16::try_from(port).map_err(|_| Refusal(format!("server {host}: port {port} is not a TCP port")))?;
+    let port =
+        u16::try_from(port).map_err(|_| Refusal::new(format!("server {host}: port {port} is not a TCP port")))?;
     Ok(if host.contains(':') {
         format!("[{host}]:{port}")
     } else {
@@ -312,12 +357,10 @@ fn memcached_settings(object: &ZendObject) -> Result<MemcachedSettings, Refusal>
     let list = read(object, "getServerList", vec![])?;
     let list = list
         .array()
-        .ok_or_else(|| Refusal("getServerList() is not an array".into()))?;
+        .ok_or_else(|| Refusal::new("getServerList() is not an array"))?;
     let servers = list.values().map(memcached_server).collect::<Result<Vec<_>, _>>()?;
     if servers.is_empty() {
-        return Err(Refusal(
-            "no server: call addServer() before, or pass 'host:port'".into(),
-        ));
+        return Err(Refusal::new("no server: call addServer() before, or pass 'host:port'"));
     }
     Ok((servers, key_prefix(object, "Memcached", "OPT_PREFIX_KEY")?))
 }

@@ -59,11 +59,11 @@ impl MemcachedStorage {
                 let client = value
                     .object()
                     .and_then(memcached_client)
-                    .unwrap_or_else(|| Err(Refusal("not a \\Memcached".into())));
+                    .unwrap_or_else(|| Err(Refusal::new("not a \\Memcached")));
                 let (list, key_prefix) = client.map_err(|refusal| {
                     let mut error = ConfigError::new("servers", describe(value), SERVER_LIMITS);
-                    error.value = format!("{} ({})", error.value, refusal.0);
-                    invalid_configuration(error)
+                    error.value = format!("{} ({})", error.value, refusal.reason);
+                    refusal.into_exception(error)
                 })?;
                 client_prefix = key_prefix;
                 list

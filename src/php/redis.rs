@@ -18,9 +18,13 @@ const DSN_LIMITS: &str = "a redis://, rediss:// or unix:// DSN, a non-empty arra
      or a connected phpredis \\Redis or \\RedisCluster without serializer nor compression";
 
 fn invalid_dsn(value: &Zval, reason: String) -> PhpException {
+    invalid_configuration(dsn_error(value, &reason))
+}
+
+fn dsn_error(value: &Zval, reason: &str) -> ConfigError {
     let mut error = ConfigError::new("dsn", describe(value), DSN_LIMITS);
     error.value = format!("{} ({reason})", error.value);
-    invalid_configuration(error)
+    error
 }
 
 /// Where to connect, and the key prefix a phpredis client object adds
@@ -28,7 +32,10 @@ fn invalid_dsn(value: &Zval, reason: String) -> PhpException {
 fn target(dsn: &Zval) -> Result<(Target, Vec<u8>), PhpException> {
     if let Some(object) = dsn.object() {
         return match redis_client(object) {
-            Some(read) => read.map_err(|refusal| invalid_dsn(dsn, refusal.0)),
+            Some(read) => read.map_err(|refusal| {
+                let error = dsn_error(dsn, &refusal.reason);
+                refusal.into_exception(error)
+            }),
             None => Err(invalid_dsn(dsn, "not a phpredis \\Redis or \\RedisCluster".into())),
         };
     }

@@ -43,6 +43,22 @@ $redis = $connected();
 $redis->setOption(\Redis::OPT_PREFIX, 'app{1}:');
 attempt('prefix with braces', fn () => new RedisStorage($redis));
 attempt('another object', fn () => new RedisStorage(new ArrayObject()));
+// A getter that throws: the refusal says which, and chains the exception.
+final class RedisWithoutHost extends \Redis
+{
+    #[\ReturnTypeWillChange]
+    public function getHost()
+    {
+        throw new LogicException('no host today');
+    }
+}
+$redis = new RedisWithoutHost();
+$redis->connect($host, (int) $port);
+try {
+    new RedisStorage($redis);
+} catch (Zeusi\CircuitBreaker\Exception\InvalidConfigurationException $e) {
+    echo 'a getter that throws: ', preg_replace('/ given, expected .*/', '', $e->getMessage()), ', previous: ', get_class($e->getPrevious()), ' ', $e->getPrevious()->getMessage(), "\n";
+}
 $redis = $connected();
 $redis->setOption(\Redis::OPT_SERIALIZER, \Redis::SERIALIZER_NONE);
 attempt('serializer set back to none', fn () => new RedisStorage($redis));
@@ -54,4 +70,5 @@ igbinary serializer: Invalid dsn: Redis (Redis::OPT_SERIALIZER is Redis::SERIALI
 compression: Invalid dsn: Redis (Redis::OPT_COMPRESSION is Redis::COMPRESSION_LZF, not Redis::COMPRESSION_NONE: the storage keeps plain integers, and the circuit breaker library forbids compression; remove it or pass a DSN)
 prefix with braces: Invalid dsn: Redis (Redis::OPT_PREFIX 'app{1}:' has braces, which would break the hash tag of Redis Cluster)
 another object: Invalid dsn: ArrayObject (not a phpredis \Redis or \RedisCluster)
+a getter that throws: Invalid dsn: RedisWithoutHost (getHost() threw LogicException), previous: LogicException no host today
 serializer set back to none: accepted
