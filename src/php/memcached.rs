@@ -59,7 +59,7 @@ impl MemcachedStorage {
                 let client = value
                     .object()
                     .and_then(memcached_client)
-                    .unwrap_or_else(|| Err(Refusal::new("not a \\Memcached")));
+                    .unwrap_or_else(|| Err(Refusal::new("not a \\Memcached of the memcached extension")));
                 let (list, key_prefix) = client.map_err(|refusal| {
                     let mut error = ConfigError::new("servers", describe(value), SERVER_LIMITS);
                     error.value = format!("{} ({})", error.value, refusal.reason);

@@ -36,7 +36,10 @@ fn target(dsn: &Zval) -> Result<(Target, Vec<u8>), PhpException> {
                 let error = dsn_error(dsn, &refusal.reason);
                 refusal.into_exception(error)
             }),
-            None => Err(invalid_dsn(dsn, "not a phpredis \\Redis or \\RedisCluster".into())),
+            None => Err(invalid_dsn(
+                dsn,
+                "not a \\Redis or \\RedisCluster of the redis extension (phpredis)".into(),
+            )),
         };
     }
     Ok((dsn_target(dsn)?, Vec::new()))

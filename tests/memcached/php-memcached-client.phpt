@@ -70,4 +70,4 @@ prefix app:mc%d- from the servers: open
 prefix mc%d- alone: closed
 no server: Invalid servers: Memcached (no server: call addServer() before, or pass 'host:port')
 a unix socket: Invalid servers: Memcached (server /run/memcached/memcached.sock (SOCKET): the storage speaks TCP only, add a host and port)
-another object: Invalid servers: ArrayObject (not a \Memcached)
+another object: Invalid servers: ArrayObject (not a \Memcached of the memcached extension)

@@ -69,6 +69,6 @@ PHP serializer: Invalid dsn: Redis (Redis::OPT_SERIALIZER is Redis::SERIALIZER_P
 igbinary serializer: Invalid dsn: Redis (Redis::OPT_SERIALIZER is Redis::SERIALIZER_IGBINARY, not Redis::SERIALIZER_NONE: the storage keeps plain integers, and the circuit breaker library forbids a serializer; remove it or pass a DSN)
 compression: Invalid dsn: Redis (Redis::OPT_COMPRESSION is Redis::COMPRESSION_LZF, not Redis::COMPRESSION_NONE: the storage keeps plain integers, and the circuit breaker library forbids compression; remove it or pass a DSN)
 prefix with braces: Invalid dsn: Redis (Redis::OPT_PREFIX 'app{1}:' has braces, which would break the hash tag of Redis Cluster)
-another object: Invalid dsn: ArrayObject (not a phpredis \Redis or \RedisCluster)
+another object: Invalid dsn: ArrayObject (not a \Redis or \RedisCluster of the redis extension (phpredis))
 a getter that throws: Invalid dsn: RedisWithoutHost (getHost() threw LogicException), previous: LogicException no host today
 serializer set back to none: accepted
