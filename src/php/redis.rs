@@ -6,21 +6,48 @@ use std::time::Duration;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
+use super::callback::finish;
 use super::classes::{invalid_configuration, storage_interface};
+use super::client_objects::redis_client;
 use super::configuration::describe;
 use crate::core::duration::format_float;
 use crate::core::error::ConfigError;
 use crate::storage::redis::{RedisStorage as Redis, Target, parse_dsn, parse_target};
 
-const DSN_LIMITS: &str = "a redis://, rediss:// or unix:// DSN, a redis-sentinel://[[user:]password@]host[:port][,host[:port]...]/<master name>[/<db>][?sentinel_password=...] DSN, or a non-empty array of redis:// or rediss:// DSNs for Redis Cluster";
+const DSN_LIMITS: &str = "a redis://, rediss:// or unix:// DSN, \
+     a redis-sentinel://[[user:]password@]host[:port][,host[:port]...]/<master name>[/<db>][?sentinel_password=...] DSN, \
+     a non-empty array of redis:// or rediss:// DSNs for Redis Cluster, \
+     or a connected phpredis \\Redis or \\RedisCluster without serializer nor compression";
 
 fn invalid_dsn(value: &Zval, reason: String) -> PhpException {
-    let mut error = ConfigError::new("dsn", describe(value), DSN_LIMITS);
-    error.value = format!("{} ({reason})", error.value);
-    invalid_configuration(error)
+    invalid_configuration(dsn_error(value, &reason))
 }
 
-fn target(dsn: &Zval) -> Result<Target, PhpException> {
+fn dsn_error(value: &Zval, reason: &str) -> ConfigError {
+    let mut error = ConfigError::new("dsn", describe(value), DSN_LIMITS);
+    error.value = format!("{} ({reason})", error.value);
+    error
+}
+
+/// Where to connect, and the key prefix a phpredis client object adds
+/// before the storage's own.
+fn target(dsn: &Zval) -> Result<(Target, Vec<u8>), PhpException> {
+    if let Some(object) = dsn.object() {
+        return match redis_client(object) {
+            Some(read) => read.map_err(|refusal| {
+                let error = dsn_error(dsn, &refusal.reason);
+                refusal.into_exception(error)
+            }),
+            None => Err(invalid_dsn(
+                dsn,
+                "not a \\Redis or \\RedisCluster of the redis extension (phpredis)".into(),
+            )),
+        };
+    }
+    Ok((dsn_target(dsn)?, Vec::new()))
+}
+
+fn dsn_target(dsn: &Zval) -> Result<Target, PhpException> {
     if let Some(single) = dsn.str() {
         return parse_target(single).map_err(|error| invalid_dsn(dsn, error.to_string()));
     }
@@ -65,19 +92,33 @@ pub struct RedisStorage {
 impl RedisStorage {
     /// `$dsn`: `redis://[user:password@]host:port[/db]`, `rediss://` for TLS,
     /// `unix:///path.sock`, `redis-sentinel://host:port,.../<master name>`
-    /// (a master found through Redis Sentinel), or an array of seed nodes of
-    /// a Redis Cluster.
+    /// (a master found through Redis Sentinel), an array of seed nodes of a
+    /// Redis Cluster, or a connected phpredis `\Redis` / `\RedisCluster`
+    /// whose settings are read (see `client_objects.rs`).
     /// `$timeout`: seconds each call (`acquirePermission()`, a register,
     /// `getState()`) may take in all, connecting and every round trip
     /// included.
     #[php(optional = dsn)]
     #[php(defaults(prefix = String::new(), timeout = 0.05))]
     pub fn __construct(dsn: Option<&Zval>, prefix: String, timeout: f64) -> Result<Self, PhpException> {
-        let target = match dsn {
+        // The getters of a client object are PHP calls: a fatal error among
+        // them is re-raised once we are out.
+        finish(Self::build(dsn, prefix, timeout))
+    }
+}
+
+impl RedisStorage {
+    fn build(dsn: Option<&Zval>, prefix: String, timeout: f64) -> Result<Self, PhpException> {
+        let (target, client_prefix) = match dsn {
             Some(dsn) if !dsn.is_null() => target(dsn)?,
-            _ => Target::Standalone(Box::new(parse_dsn("redis://127.0.0.1:6379").expect("a valid default"))),
+            _ => (
+                Target::Standalone(Box::new(parse_dsn("redis://127.0.0.1:6379").expect("a valid default"))),
+                Vec::new(),
+            ),
         };
-        let storage = Redis::new(target, prefix.clone().into_bytes(), checked_timeout(timeout)?).map_err(|_| {
+        let timeout = checked_timeout(timeout)?;
+        let key_prefix = [client_prefix, prefix.clone().into_bytes()].concat();
+        let storage = Redis::new(target, key_prefix, timeout).map_err(|_| {
             invalid_configuration(ConfigError::new(
                 "prefix",
                 format!("'{prefix}'"),
