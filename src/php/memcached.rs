@@ -47,6 +47,17 @@ impl MemcachedStorage {
         // them is re-raised once we are out.
         finish(Self::build(servers, prefix, timeout))
     }
+
+    /// Always throws a `StorageException`: Memcached cannot enumerate its
+    /// keys. Keep the names of your services, and ask each breaker's
+    /// `getStatus()`.
+    #[php(defaults(prefix = String::new()))]
+    pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
+        let _ = prefix;
+        Err(super::classes::storage_exception(
+            "MemcachedStorage cannot list circuits: Memcached cannot enumerate its keys. Keep the names of your services and call getStatus() on their breakers".into(),
+        ))
+    }
 }
 
 impl MemcachedStorage {
@@ -81,16 +92,5 @@ impl MemcachedStorage {
         Ok(Self {
             storage: memcached_storage(servers, [client_prefix, prefix.into_bytes()].concat(), timeout),
         })
-    }
-
-    /// Always throws a `StorageException`: Memcached cannot enumerate its
-    /// keys. Keep the names of your services, and ask each breaker's
-    /// `getStatus()`.
-    #[php(defaults(prefix = String::new()))]
-    pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
-        let _ = prefix;
-        Err(super::classes::storage_exception(
-            "MemcachedStorage cannot list circuits: Memcached cannot enumerate its keys. Keep the names of your services and call getStatus() on their breakers".into(),
-        ))
     }
 }
