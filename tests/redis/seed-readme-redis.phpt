@@ -94,7 +94,8 @@ for ($i = 0; $i < 12; $i++) {
 }
 echo implode(' ', $results), "\n";
 echo "gateway calls: {$paymentGateway->calls}\n";
-echo "keys the application's client sees: ", $redis->exists('cb:{payments}:s', 'cb:{payments}:w'), "\n";
+// The state and the counters of the circuit.
+echo "keys the application's client sees: ", $redis->exists('cb:{payments}:s') + ($redis->keys('cb:{payments}:b:*') !== [] ? 1 : 0), "\n";
 $configuration = $usageScope['configuration'] ?? null;
 echo "the 'shop:' storage of the Redis example: ",
     (new Zeusi\CircuitBreaker\CircuitBreaker('payments', $configuration, $redisScope['storage']))->getState()->value, "\n";
