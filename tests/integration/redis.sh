@@ -120,18 +120,21 @@ sentinel sentinel-pass $sentinel_password
 sentinel monitor mymaster 127.0.0.1 ${sentinel_data_ports[0]} 2
 sentinel auth-pass mymaster $password
 sentinel down-after-milliseconds mymaster 1000
-sentinel failover-timeout mymaster 4000
+sentinel failover-timeout mymaster 2000
 EOF_CONF
     redis-sentinel "$work/sentinel-$sentinel/sentinel.conf" &
     pids+=($!)
     wait_for "$sentinel_port" -a "$sentinel_password" --no-auth-warning
 done
 # Each sentinel must know the replica (from the master's INFO) before a test
-# asks for a failover.
+# asks for a failover, and the two other sentinels (their hellos, every 2 s)
+# to agree that a master is down.
 for sentinel_port in "${sentinel_ports[@]}"; do
     for attempt in $(seq 100); do
-        redis-cli -p "$sentinel_port" -a "$sentinel_password" --no-auth-warning sentinel replicas mymaster | grep -q "^${sentinel_data_ports[1]}\$" && break
-        [ "$attempt" -lt 100 ] || { echo "sentinel on $sentinel_port did not find the replica"; exit 1; }
+        sentinel_cli=(redis-cli -p "$sentinel_port" -a "$sentinel_password" --no-auth-warning)
+        "${sentinel_cli[@]}" sentinel replicas mymaster | grep -q "^${sentinel_data_ports[1]}\$" \
+            && [ "$("${sentinel_cli[@]}" sentinel sentinels mymaster | grep -c '^name$')" -eq 2 ] && break
+        [ "$attempt" -lt 100 ] || { echo "sentinel on $sentinel_port did not find the replica and the other sentinels"; exit 1; }
         sleep 0.1
     done
 done

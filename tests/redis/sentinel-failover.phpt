@@ -1,5 +1,5 @@
 --TEST--
-RedisStorage through Redis Sentinel (redis-sentinel:// DSN, passwords of the master and of the sentinels, database 2): a circuit opened through it survives SENTINEL FAILOVER on the new master, calls follow the new master within the confirmation interval with no StorageFailed, and a fresh process finds the circuit open there
+RedisStorage through Redis Sentinel (redis-sentinel:// DSN, passwords of the master and of the sentinels, database 2): a circuit opened through it survives SENTINEL FAILOVER on the new master, calls follow the new master within the confirmation interval with no StorageFailed, and a fresh process finds the circuit open there; then that master dies: calls fail open until the sentinels promote the old one, and go to it at once
 --SKIPIF--
 <?php if (!getenv('CB_REDIS_SENTINEL_DSN')) die('skip run tests/integration/redis.sh'); ?>
 --FILE--
@@ -69,6 +69,26 @@ $child = sprintf(
     var_export($prefix, true)
 );
 echo 'a fresh process finds it: ', shell_exec(PHP_BINARY . ' -n -d extension=' . escapeshellarg(redis_env('CB_EXTENSION')) . ' -r ' . escapeshellarg($child)), "\n";
+
+// The new master dies. The old one is made its replica first (what the
+// sentinels would do within 10 s), so that they can promote it back.
+resp($oldMaster, ['REPLICAOF', '127.0.0.1', explode(':', $newMaster)[1]], $password);
+echo 'the old master replicates the new one: ', wait_until(fn () => str_contains(resp($oldMaster, ['INFO', 'replication'], $password), 'master_link_status:up'), 10) ? 'yes' : 'no', "\n";
+$listener->events = [];
+resp($newMaster, ['SHUTDOWN', 'NOSAVE'], $password);
+// Calls go on: they fail open until the sentinels agree it is down
+// (1 s) and promote the old master.
+$namedOld = fn () => count(array_filter($sentinels, fn ($sentinel) => resp($sentinel, ['SENTINEL', 'GET-MASTER-ADDR-BY-NAME', 'mymaster'], $sentinelPassword)[1] === explode(':', $oldMaster)[1]));
+echo 'every sentinel names the old master again: ', wait_until(fn () => $namedOld() === count($sentinels), 30, $call) ? 'yes' : 'no', "\n";
+echo 'calls failed open while there was no master: ', count(storage_failures($listener)) > 0 ? 'yes' : 'no', "\n";
+// The next call asks the sentinels (the dead master is in backoff) and
+// goes to the promoted one within the same call.
+$listener->events = [];
+$before = command_counts($oldMaster, $password);
+repeat(20, $call);
+echo 'then 20 calls reached the promoted master: ', commands_between($before, command_counts($oldMaster, $password)) >= 40 ? 'yes' : 'no',
+    ', StorageFailed: ', count(storage_failures($listener)), "\n";
+echo 'the circuit opened at the start is still open there: ', resp($oldMaster, ['HGET', $stateKey, 's'], $password, 2) === $stored ? 'yes' : 'no', "\n";
 ?>
 --EXPECT--
 opened through the sentinels: open
@@ -81,3 +101,8 @@ the next 20 calls reached the new master: yes, the old one none: yes
 StorageFailed during the switch: 0
 the state on the new master is the one stored before: yes
 a fresh process finds it: open
+the old master replicates the new one: yes
+every sentinel names the old master again: yes
+calls failed open while there was no master: yes
+then 20 calls reached the promoted master: yes, StorageFailed: 0
+the circuit opened at the start is still open there: yes
