@@ -114,17 +114,32 @@ namespace Zeusi\CircuitBreaker\Clock {
 namespace Zeusi\CircuitBreaker\Storage {
 
     /**
-     * Where circuits live. The storages of this extension implement it; so can a class
-     * written in PHP, by providing three primitives, which the extension composes exactly
-     * as it composes Memcached's. Keys are printable ASCII; values are the decimal text
-     * of integers, or a state's text; $ttl is in seconds.
-     *
-     * @method int increment(string $key, int $ttl) adds 1 to the integer at $key, creating it at 1 with $ttl when absent, atomically
-     * @method array getMultiple(array $keys) the values of the keys that exist, as [key => value]
-     * @method bool compareAndSet(string $key, ?string $expected, string $value, int $ttl) stores $value if the value is still $expected (null: absent)
+     * Where circuits live: what every storage parameter takes. The storages of this
+     * extension implement it; a storage written in PHP implements KeyValueStoreInterface,
+     * which extends it. (A StorageInterface written in PHP with the three methods of
+     * KeyValueStoreInterface is still accepted, but PHP does not check its signatures.)
      */
     interface StorageInterface
     {
+    }
+
+    /**
+     * A storage written in PHP: three primitives, which the extension composes exactly as
+     * it composes Memcached's. Keys are printable ASCII; values are the decimal text of
+     * integers, or a state's text; $ttl is in seconds. An exception thrown here is a
+     * storage failure: the breaker lets the call through and reports it (StorageFailed,
+     * or the StorageException of getState()) with this exception as its previous.
+     */
+    interface KeyValueStoreInterface extends StorageInterface
+    {
+        /** Adds 1 to the integer at $key, creating it at 1 with $ttl when absent, atomically; returns the new value. */
+        public function increment(string $key, int $ttl): int;
+
+        /** @return array<string, string|int> the values of the keys that exist, as [key => value] */
+        public function getMultiple(array $keys): array;
+
+        /** Stores $value if the value is still $expected (null: absent), atomically; whether it stored. */
+        public function compareAndSet(string $key, ?string $expected, string $value, int $ttl): bool;
     }
 
     /**

@@ -4,7 +4,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use super::args::{ClockArg, ConfigurationArg, ListenerArg, ServiceName, StorageArg};
+use super::args::{ClockArg, ConfigurationArg, Float, ListenerArg, ServiceName, StorageArg};
 use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
@@ -95,7 +95,7 @@ impl CircuitBreaker {
                     return Err(invalid_configuration(ConfigError::new(
                         "storage",
                         format!("{} without {}()", describe(storage.0), missing.join("(), ")),
-                        "a storage of this extension, or a StorageInterface with increment(), getMultiple() and compareAndSet()",
+                        "a storage of this extension, or a KeyValueStoreInterface (increment(), getMultiple(), compareAndSet())",
                     )));
                 }
                 Some(userland_storage(storage.0))
@@ -130,13 +130,19 @@ impl CircuitBreaker {
     }
 
     #[php(optional = duration)]
-    pub fn register_success(&self, duration: Option<f64>) -> Result<(), PhpException> {
-        finish(duration_ms(duration).and_then(|duration| self.register(Outcome::Success, duration)))
+    pub fn register_success(&self, duration: Option<Float>) -> Result<(), PhpException> {
+        finish(
+            duration_ms(duration.map(|duration| duration.0))
+                .and_then(|duration| self.register(Outcome::Success, duration)),
+        )
     }
 
     #[php(optional = duration)]
-    pub fn register_failure(&self, duration: Option<f64>) -> Result<(), PhpException> {
-        finish(duration_ms(duration).and_then(|duration| self.register(Outcome::Failure, duration)))
+    pub fn register_failure(&self, duration: Option<Float>) -> Result<(), PhpException> {
+        finish(
+            duration_ms(duration.map(|duration| duration.0))
+                .and_then(|duration| self.register(Outcome::Failure, duration)),
+        )
     }
 
     pub fn get_state(&self) -> Result<State, PhpException> {

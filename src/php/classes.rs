@@ -46,6 +46,7 @@ class_slots!(
     CIRCUIT_BREAKER_INTERFACE,
     CLOCK_INTERFACE,
     STORAGE_INTERFACE,
+    KEY_VALUE_STORE_INTERFACE,
     OPENING_RULE_INTERFACE,
     HALF_OPEN_POLICY_INTERFACE,
     RAMP_CURVE_INTERFACE,
@@ -131,6 +132,31 @@ pub fn register_interfaces() -> ext_php_rs::error::Result<()> {
     interface("Storage\\StorageInterface", vec![])
         .registration(|ce, _| STORAGE_INTERFACE.set(ce))
         .register()?;
+    // A storage written in PHP: the three primitives the core composes
+    // (userland_storage.rs), declared so that PHP checks their signatures.
+    // It extends StorageInterface, so that it fits every parameter typed
+    // with a storage.
+    interface(
+        "Storage\\KeyValueStoreInterface",
+        vec![
+            abstract_method("increment")
+                .arg(arg("key", DataType::String))
+                .arg(arg("ttl", DataType::Long))
+                .returns(DataType::Long, false, false),
+            abstract_method("getMultiple")
+                .arg(arg("keys", DataType::Array))
+                .returns(DataType::Array, false, false),
+            abstract_method("compareAndSet")
+                .arg(arg("key", DataType::String))
+                .arg(arg("expected", DataType::String).allow_null())
+                .arg(arg("value", DataType::String))
+                .arg(arg("ttl", DataType::Long))
+                .returns(DataType::Bool, false, false),
+        ],
+    )
+    .implements((storage_interface, "Zeusi\\CircuitBreaker\\Storage\\StorageInterface"))
+    .registration(|ce, _| KEY_VALUE_STORE_INTERFACE.set(ce))
+    .register()?;
     interface("Opening\\OpeningRuleInterface", vec![])
         .registration(|ce, _| OPENING_RULE_INTERFACE.set(ce))
         .register()?;

@@ -4,7 +4,7 @@
 use std::cell::Cell;
 use std::time::Instant;
 
-use super::args::{BreakerArg, CallableArg, ClassifierArg, ThrowableArg};
+use super::args::{BreakerArg, CallableArg, ClassifierArg, Float, ThrowableArg};
 use ext_php_rs::convert::{FromZval, IntoZval};
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
@@ -271,7 +271,8 @@ pub struct Attempt {
 #[php_impl]
 impl Attempt {
     #[php(optional = duration)]
-    pub fn register_result(&self, result: &Zval, duration: Option<f64>) -> Result<(), PhpException> {
+    pub fn register_result(&self, result: &Zval, duration: Option<Float>) -> Result<(), PhpException> {
+        let duration = duration.map(|duration| duration.0);
         duration_ms(duration)?;
         if self.registered.replace(true) {
             return Ok(());
@@ -280,7 +281,8 @@ impl Attempt {
     }
 
     #[php(optional = duration)]
-    pub fn register_exception(&self, exception: ThrowableArg<'_>, duration: Option<f64>) -> Result<(), PhpException> {
+    pub fn register_exception(&self, exception: ThrowableArg<'_>, duration: Option<Float>) -> Result<(), PhpException> {
+        let duration = duration.map(|duration| duration.0);
         duration_ms(duration)?;
         if self.registered.replace(true) {
             return Ok(());

@@ -9,6 +9,7 @@ use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::prelude::*;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
+use super::args::Text;
 use super::classes::storage_interface;
 use crate::core::counts::Tally;
 use crate::core::duration::Millis;
@@ -163,11 +164,11 @@ impl Storage for SharedStorage {
     }
 }
 
-fn shared_storage(prefix: String) -> SharedStorage {
+fn shared_storage(prefix: Text) -> SharedStorage {
     match segment() {
         Ok(segment) => SharedStorage::Ready(ShmStorage::new(
             segment,
-            prefix.into_bytes(),
+            prefix.0,
             Box::new(super::clock::system_now_ms),
         )),
         Err(error) => SharedStorage::Unavailable(error),
@@ -186,7 +187,7 @@ pub struct SharedMemoryStorage {
 #[php_impl]
 impl SharedMemoryStorage {
     #[php(defaults(prefix = String::new()))]
-    pub fn __construct(prefix: String) -> Self {
+    pub fn __construct(prefix: Text) -> Self {
         Self {
             storage: shared_storage(prefix),
         }
@@ -204,7 +205,7 @@ pub struct ApcuStorage {
 #[php_impl]
 impl ApcuStorage {
     #[php(defaults(prefix = String::new()))]
-    pub fn __construct(prefix: String) -> Self {
+    pub fn __construct(prefix: Text) -> Self {
         Self {
             storage: shared_storage(prefix),
         }
