@@ -10,7 +10,7 @@
 //! "Invalid value given" when that fails, unless an exception is already
 //! pending: so each type here throws PHP's error itself, then fails.
 
-use std::ffi::c_char;
+use std::ffi::{CStr, c_char};
 
 use ext_php_rs::convert::FromZval;
 use ext_php_rs::ffi::{zend_execute_data, zend_internal_arg_info, zend_long, zend_string, zend_type, zval};
@@ -126,6 +126,16 @@ impl Argument {
             }
         }
     }
+}
+
+/// The type of `value` as PHP's messages name it ("string", "int",
+/// a class name).
+pub fn type_name(value: &Zval) -> String {
+    // SAFETY: `zend_zval_type_name` returns a static string, or the name of
+    // the value's class, alive as long as the value.
+    unsafe { CStr::from_ptr(zend_zval_type_name(std::ptr::from_ref(value).cast())) }
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// A value of another type than the one declared: PHP's `TypeError`, unless

@@ -12,7 +12,7 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 use super::callback::{contain_panic, ending, finish};
 use super::classes::{
     CALL_NOT_PERMITTED, STORAGE_EXCEPTION, circuit_breaker_interface, in_scope_of, invalid_configuration,
-    logic_exception, new_exception, storage_exception,
+    logic_exception, new_exception, new_throwable, storage_exception, storage_exception_after,
 };
 use super::clock::{Clock, system_now_ms};
 use super::configuration::{Configuration, describe};
@@ -149,7 +149,7 @@ impl CircuitBreaker {
         let state = match self.with_core(&mut |_| {}, |breaker, now, _| breaker.state(now)) {
             Ok((state, _)) => state
                 .map(State::from)
-                .map_err(|error| storage_exception(error.to_string())),
+                .map_err(|error| storage_exception_after(error.to_string(), self.thrown_by_storage())),
             Err(Interrupted::Reentered(exception)) => Err(exception),
             // The engine ignores what a method returns while the script ends.
             Err(Interrupted::Ending) => Ok(State::Closed),
@@ -248,6 +248,13 @@ impl CircuitBreaker {
         })
     }
 
+    /// What a storage written in PHP threw in this call.
+    fn thrown_by_storage(&self) -> Option<Zval> {
+        self.userland
+            .as_ref()
+            .and_then(|userland| userland.backend.take_thrown())
+    }
+
     pub fn get_service_zval(&self) -> Zval {
         Bytes(&self.service).into_zval(false).unwrap_or_default()
     }
@@ -293,7 +300,7 @@ impl CircuitBreaker {
             Event::Closed => PhpEvent::Closed,
             Event::Rejected { phase } => PhpEvent::Rejected { state: phase.into() },
             Event::StorageFailed(error) => PhpEvent::StorageFailed {
-                exception: storage_error(&error),
+                exception: storage_error(&error, self.thrown_by_storage()),
             },
         }
     }
@@ -331,8 +338,8 @@ fn internal_error(message: &str) -> StorageError {
     ))
 }
 
-fn storage_error(error: &StorageError) -> Zval {
-    new_exception(&STORAGE_EXCEPTION, &error.to_string())
+fn storage_error(error: &StorageError, thrown: Option<Zval>) -> Zval {
+    new_throwable(STORAGE_EXCEPTION.get(), &error.to_string(), thrown.as_ref())
 }
 
 /// The exception for a call the circuit did not permit.
