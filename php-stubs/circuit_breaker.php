@@ -68,14 +68,10 @@ namespace Zeusi\CircuitBreaker {
      */
     class Configuration
     {
-        /** Read-only. */
-        public $halfOpenPolicy;
-        /** Read-only. */
-        public $openDuration;
-        /** Read-only. */
-        public $openingRules;
-        /** Read-only. */
-        public $timeWindow;
+        public readonly \Zeusi\CircuitBreaker\HalfOpen\HalfOpenPolicyInterface $halfOpenPolicy;
+        public readonly float $openDuration;
+        public readonly array $openingRules;
+        public readonly float $timeWindow;
 
         /**
          * @param list<Opening\OpeningRuleInterface> $openingRules at least one
@@ -208,10 +204,8 @@ namespace Zeusi\CircuitBreaker\Opening {
      */
     class FailureRateRule implements OpeningRuleInterface
     {
-        /** Read-only. */
-        public $minimumRequests;
-        /** Read-only. */
-        public $threshold;
+        public readonly int $minimumRequests;
+        public readonly float $threshold;
 
         public function __construct(float $threshold, int $minimumRequests) {}
     }
@@ -223,12 +217,9 @@ namespace Zeusi\CircuitBreaker\Opening {
      */
     class SlowCallRateRule implements OpeningRuleInterface
     {
-        /** Read-only. */
-        public $minimumRequests;
-        /** Read-only. */
-        public $slowCallDuration;
-        /** Read-only. */
-        public $threshold;
+        public readonly int $minimumRequests;
+        public readonly float $slowCallDuration;
+        public readonly float $threshold;
 
         public function __construct(float $slowCallDuration, float $threshold, int $minimumRequests) {}
     }
@@ -240,12 +231,9 @@ namespace Zeusi\CircuitBreaker\Opening {
      */
     class FailureOrSlowCallRateRule implements OpeningRuleInterface
     {
-        /** Read-only. */
-        public $minimumRequests;
-        /** Read-only. */
-        public $slowCallDuration;
-        /** Read-only. */
-        public $threshold;
+        public readonly int $minimumRequests;
+        public readonly float $slowCallDuration;
+        public readonly float $threshold;
 
         public function __construct(float $slowCallDuration, float $threshold, int $minimumRequests) {}
     }
@@ -253,8 +241,7 @@ namespace Zeusi\CircuitBreaker\Opening {
     /** @property-read int $failures failures in a row that open the circuit, at least 1 */
     class ConsecutiveFailuresRule implements OpeningRuleInterface
     {
-        /** Read-only. */
-        public $failures;
+        public readonly int $failures;
 
         public function __construct(int $failures) {}
     }
@@ -267,12 +254,9 @@ namespace Zeusi\CircuitBreaker\Opening {
      */
     class OpeningCause
     {
-        /** Read-only. */
-        public $evaluatedOutcomes;
-        /** Read-only. */
-        public $matchingOutcomes;
-        /** Read-only. */
-        public $openingRule;
+        public readonly int $evaluatedOutcomes;
+        public readonly int $matchingOutcomes;
+        public readonly \Zeusi\CircuitBreaker\Opening\OpeningRuleInterface $openingRule;
 
         /** Made by the breaker: calling it throws. */
         public function __construct() {}
@@ -329,8 +313,7 @@ namespace Zeusi\CircuitBreaker\HalfOpen {
      */
     class PermittedCallsPolicy implements HalfOpenPolicyInterface
     {
-        /** Read-only. */
-        public $permittedCalls;
+        public readonly int $permittedCalls;
 
         public function __construct(float $maxDuration, int $permittedCalls = 1) {}
 
@@ -362,10 +345,8 @@ namespace Zeusi\CircuitBreaker\Event {
      */
     class CircuitOpened implements EventInterface
     {
-        /** Read-only. */
-        public $openingCause;
-        /** Read-only. */
-        public $previousState;
+        public readonly \Zeusi\CircuitBreaker\Opening\OpeningCause $openingCause;
+        public readonly \Zeusi\CircuitBreaker\State $previousState;
 
         /** Made by the breaker: calling it throws. */
         public function __construct() {}
@@ -398,8 +379,7 @@ namespace Zeusi\CircuitBreaker\Event {
     /** @property-read \Zeusi\CircuitBreaker\State $state open or half-open */
     class CallRejected implements EventInterface
     {
-        /** Read-only. */
-        public $state;
+        public readonly \Zeusi\CircuitBreaker\State $state;
 
         /** Made by the breaker: calling it throws. */
         public function __construct() {}
@@ -412,8 +392,7 @@ namespace Zeusi\CircuitBreaker\Event {
     /** @property-read \Zeusi\CircuitBreaker\Exception\StorageException $exception */
     class StorageFailed implements EventInterface
     {
-        /** Read-only. */
-        public $exception;
+        public readonly \Zeusi\CircuitBreaker\Exception\StorageException $exception;
 
         /** Made by the breaker: calling it throws. */
         public function __construct() {}

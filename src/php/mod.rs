@@ -12,6 +12,7 @@ mod execution;
 mod gc;
 mod late_load;
 mod memcached;
+mod readonly;
 mod redis;
 mod reentry;
 mod shared_memory;
@@ -30,6 +31,7 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
     callback::install_panic_hook();
     shared_memory::startup(module_number);
     gc::install_handlers();
+    readonly::install_handlers();
     match classes::register_interfaces().and_then(|()| classes::register_exceptions()) {
         Ok(()) => 0,
         Err(_) => 1,
@@ -39,11 +41,13 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
 extern "C" fn shutdown(_ty: i32, _module_number: i32) -> i32 {
     shared_memory::shutdown();
     late_load::shutdown();
+    readonly::shutdown();
     0
 }
 
 extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
     late_load::request_startup();
+    readonly::declare_types();
     0
 }
 
