@@ -147,6 +147,19 @@ namespace Zeusi\CircuitBreaker\Storage {
     {
         /** @param string $prefix separates applications sharing the same master */
         public function __construct(string $prefix = '') {}
+
+        /**
+         * The segment of this PHP master, as apcu_sma_info() tells APCu's. Without a
+         * segment: ['available' => false, 'error' => why].
+         *
+         * @return array{available: bool, error?: string, segment_size?: int, record_size?: int, records?: int,
+         *     records_used?: int, records_free?: int, records_idle?: int, max_share?: float, max_records_per_prefix?: int,
+         *     idle_records_reused?: int, claims_failed_full?: int, claims_refused_by_share?: int}
+         *     sizes in bytes; a record holds one circuit; records_idle: unused for their time to live, reusable;
+         *     claims_failed_full: circuits that found no record (the breaker failed open);
+         *     claims_refused_by_share: circuits refused because their prefix held its share (shm_max_share)
+         */
+        public static function info(): array {}
     }
 
     /** The name the zeusi/circuit-breaker library gives the storage of one PHP master. */

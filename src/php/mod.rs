@@ -51,7 +51,13 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
     0
 }
 
-extern "C" fn info(_module: *mut ModuleEntry) {
+unsafe extern "C" {
+    fn display_ini_entries(module: *mut ModuleEntry);
+}
+
+/// phpinfo() and `php --ri`: our rows, then the table of our ini settings
+/// ("Directive => Local Value => Master Value"), as every extension shows.
+extern "C" fn info(module: *mut ModuleEntry) {
     let mut rows = vec![
         ("circuit_breaker support", "enabled".to_owned()),
         ("version", env!("CARGO_PKG_VERSION").to_owned()),
@@ -67,6 +73,7 @@ extern "C" fn info(_module: *mut ModuleEntry) {
             ext_php_rs::ffi::php_info_print_table_row(2, name.as_ptr(), value.as_ptr());
         }
         ext_php_rs::ffi::php_info_print_table_end();
+        display_ini_entries(module);
     }
 }
 
