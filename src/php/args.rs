@@ -38,6 +38,16 @@ unsafe extern "C" {
     fn zend_argument_type_error(arg_num: u32, format: *const c_char, ...);
     fn zend_zval_type_name(arg: *const zval) -> *const c_char;
     fn zend_type_to_string(ty: zend_type) -> *mut zend_string;
+    fn zend_is_callable_ex(
+        callable: *mut zval,
+        object: *mut ext_php_rs::ffi::zend_object,
+        check_flags: u32,
+        callable_name: *mut *mut zend_string,
+        cache: *mut std::ffi::c_void,
+        error: *mut *mut c_char,
+    ) -> bool;
+    fn zend_wrong_callback_error(arg_num: u32, error: *mut c_char);
+    fn zend_wrong_callback_or_null_error(arg_num: u32, error: *mut c_char);
 }
 
 /// `ZEND_FETCH_CLASS_NO_AUTOLOAD`: an interface that is not loaded cannot be
@@ -393,7 +403,41 @@ impl<'a> FromZval<'a> for CallableArg<'a> {
         if zval.is_callable() {
             return Some(Self(zval));
         }
-        reject(zval);
+        reject_callable(zval);
         None
+    }
+}
+
+/// Not a callable: PHP's own words for a callback parameter of an internal
+/// function ("must be a valid callback [or null], function \"f\" not found
+/// or invalid function name").
+fn reject_callable(value: &Zval) {
+    let Some(argument) = Argument::of(value) else {
+        return;
+    };
+    if (value.is_null() && argument.nullable()) || ExecutorGlobals::has_exception() {
+        return;
+    }
+    let mut copy = value.shallow_clone();
+    let mut error: *mut c_char = std::ptr::null_mut();
+    // SAFETY: `copy` is a live zval we hold a reference to; the engine
+    // allocates `error` (or leaves it null), and `zend_wrong_callback_error`
+    // frees it.
+    unsafe {
+        zend_is_callable_ex(
+            std::ptr::from_mut(&mut copy).cast(),
+            std::ptr::null_mut(),
+            0,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            &mut error,
+        );
+        if error.is_null() {
+            argument.type_error(value);
+        } else if argument.nullable() {
+            zend_wrong_callback_or_null_error(argument.number, error);
+        } else {
+            zend_wrong_callback_error(argument.number, error);
+        }
     }
 }

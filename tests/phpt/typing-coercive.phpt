@@ -30,6 +30,9 @@ foreach ([
     fn () => new FailureRateRule('half', 10),
     fn () => $breaker->registerFailure([]),
     fn () => (new PermittedCallsPolicy(5, 1.5))->permittedCalls,
+    fn () => new Zeusi\CircuitBreaker\Execution\CallbackOutcomeClassifier('no_such_function'),
+    fn () => new Zeusi\CircuitBreaker\Execution\CallbackOutcomeClassifier(fn () => null, [1, 2]),
+    fn () => (new Zeusi\CircuitBreaker\Execution\CallExecutor($breaker))->execute('strlen'),
 ] as $call) {
     echo outcome($call, normalize: false), "\n";
 }
@@ -57,6 +60,9 @@ TypeError: Zeusi\CircuitBreaker\Configuration::__construct(): Argument #2 ($open
 TypeError: Zeusi\CircuitBreaker\Opening\FailureRateRule::__construct(): Argument #1 ($threshold) must be of type float, string given
 TypeError: Zeusi\CircuitBreaker\CircuitBreaker::registerFailure(): Argument #1 ($duration) must be of type ?float, array given
 Deprecated: Implicit conversion from float 1.5 to int loses precision + 1
+TypeError: Zeusi\CircuitBreaker\Execution\CallbackOutcomeClassifier::__construct(): Argument #1 ($exceptionClassifier) must be a valid callback, function "no_such_function" not found or invalid function name
+TypeError: Zeusi\CircuitBreaker\Execution\CallbackOutcomeClassifier::__construct(): Argument #2 ($resultClassifier) must be a valid callback or null, first array member is not a valid class name or object
+ArgumentCountError: strlen() expects exactly 1 argument, 0 given
 int 7: 7 | same
 int '7': 7 | same
 int ' 7': 7 | same
