@@ -44,7 +44,7 @@ namespace Zeusi\CircuitBreaker {
     /** A circuit protecting one service, identified by its name. It holds no state of its own. */
     class CircuitBreaker implements CircuitBreakerInterface
     {
-        /** @param Clock\ClockInterface|null $clock the system clock by default */
+        /** @param Clock\ClockInterface|\Psr\Clock\ClockInterface|null $clock the system clock by default; a PSR-20 clock is accepted when psr/clock is loaded */
         public function __construct(string $service, Configuration $configuration, Storage\StorageInterface $storage, ?Event\EventListenerInterface $eventListener = null, ?Clock\ClockInterface $clock = null) {}
 
         public function acquirePermission(): bool {}
@@ -200,7 +200,7 @@ namespace Zeusi\CircuitBreaker\Storage {
     /** Circuits of the current process: for tests and long-running processes. */
     class InMemoryStorage implements StorageInterface
     {
-        /** @param \Zeusi\CircuitBreaker\Clock\ClockInterface|null $clock expires idle circuits; pass the breaker's clock in tests */
+        /** @param \Zeusi\CircuitBreaker\Clock\ClockInterface|\Psr\Clock\ClockInterface|null $clock expires idle circuits; pass the breaker's clock in tests */
         public function __construct(?\Zeusi\CircuitBreaker\Clock\ClockInterface $clock = null) {}
     }
 }
