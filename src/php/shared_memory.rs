@@ -1,6 +1,7 @@
 //! The shared-memory segment of the process (made at module startup, so an
-//! FPM master hands it to every worker it forks) and the storage classes
-//! over it.
+//! FPM master hands it to every worker it forks; or, named by
+//! `circuit_breaker.shm_name`, attached by every process of the user) and
+//! the storage classes over it.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -19,10 +20,12 @@ use crate::storage::{OutcomeRecord, Storage, StorageError};
 pub const SIZE_SETTING: &str = "circuit_breaker.shm_size";
 const DEFAULT_SIZE: &str = "32M";
 const SHARE_SETTING: &str = "circuit_breaker.shm_max_share";
+const NAME_SETTING: &str = "circuit_breaker.shm_name";
 
-static INI_ENTRIES: IniEntryDefs<3> = IniEntryDefs::new([
+static INI_ENTRIES: IniEntryDefs<4> = IniEntryDefs::new([
     IniEntryDef::new(c"circuit_breaker.shm_size", c"32M", IniEntryPermission::System),
     IniEntryDef::new(c"circuit_breaker.shm_max_share", c"0.5", IniEntryPermission::System),
+    IniEntryDef::new(c"circuit_breaker.shm_name", c"", IniEntryPermission::System),
     IniEntryDef::end(),
 ]);
 
@@ -38,6 +41,7 @@ pub fn startup(module_number: i32) {
     let setting = |name: &str| ini.get(name).cloned().flatten();
     let configured = setting(SIZE_SETTING).unwrap_or_else(|| DEFAULT_SIZE.to_owned());
     let share = setting(SHARE_SETTING);
+    let name = setting(NAME_SETTING).filter(|name| !name.is_empty());
     let result = parse_size(&configured)
         .ok_or_else(|| format!("{SIZE_SETTING} = '{configured}' is not a size (such as 32M)"))
         .and_then(|size| match &share {
@@ -48,14 +52,36 @@ pub fn startup(module_number: i32) {
                 .map(|parsed| (size, parsed))
                 .map_err(|_| format!("{SHARE_SETTING} = '{share}' is not a number (such as 0.5)")),
         })
-        .and_then(|(size, share)| Segment::create(size, share).map_err(|error| error.to_string()));
+        .and_then(|(size, share)| {
+            match &name {
+                Some(name) => Segment::open_named(name, size, share),
+                None => Segment::create(size, share),
+            }
+            .map_err(|error| error.to_string())
+        });
     match result {
         Ok(segment) => {
             let previous = SEGMENT.swap(Box::into_raw(Box::new(segment)), Ordering::AcqRel);
             drop_segment(previous);
         }
-        Err(error) => *SEGMENT_ERROR.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = error,
+        Err(error) => {
+            // A named segment is the operator's explicit choice: say at
+            // startup, not only in StorageFailed events, that it is not used.
+            if name.is_some() {
+                ext_php_rs::error::php_error(
+                    &ext_php_rs::flags::ErrorType::CoreWarning,
+                    &format!("circuit_breaker: no shared memory segment, circuits fail open: {error}"),
+                );
+            }
+            *SEGMENT_ERROR.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = error;
+        }
     }
+}
+
+/// Whether `circuit_breaker.shm_name` names the segment of this process
+/// (shared with every process of the user that names it).
+pub fn is_named() -> bool {
+    segment().is_ok_and(|segment| segment.name().is_some())
 }
 
 /// Unmaps the segment at module shutdown.
@@ -87,6 +113,7 @@ pub fn info_rows() -> Vec<(&'static str, String)> {
         Ok(segment) => {
             let header = segment.header();
             vec![
+                ("shared memory name", segment_name_row(segment)),
                 ("shared memory size", format!("{} bytes", segment.size())),
                 (
                     "circuits in use",
@@ -116,6 +143,13 @@ pub fn info_rows() -> Vec<(&'static str, String)> {
             ]
         }
         Err(error) => vec![("shared memory", error)],
+    }
+}
+
+fn segment_name_row(segment: &Segment) -> String {
+    match segment.name() {
+        Some(name) => format!("{name} (/dev/shm/{name}, shared by every process of its user that names it)"),
+        None => format!("none ({NAME_SETTING} is empty): anonymous, shared by this process and its children"),
     }
 }
 

@@ -165,7 +165,7 @@ fn a_segment_of_another_size_or_build_is_refused_saying_what_differs() {
     header.record_size.store(size_of::<Record>() as u64, Ordering::Relaxed);
 
     header.magic.store(u64::from_le_bytes(*b"notours!"), Ordering::Relaxed);
-    assert!(mismatch(Segment::open_named(&name.0, SIZE, 0.5)).starts_with("it is not a circuit_breaker segment"));
+    assert!(refusal(Segment::open_named(&name.0, SIZE, 0.5)).starts_with("it is not a circuit_breaker segment"));
     header.magic.store(MAGIC, Ordering::Relaxed);
 
     assert!(Segment::open_named(&name.0, SIZE, 0.5).is_ok());

@@ -222,10 +222,10 @@ impl Segment {
                 // that creator died while initialising it.
                 0 => drop(existing),
                 other => {
-                    return Err(SegmentError::Mismatch {
-                        name: name.to_owned(),
-                        differences: format!("it is not a circuit_breaker segment (its first word is {other:#018x})"),
-                    });
+                    return Err(refuse(format!(
+                        "it is not a circuit_breaker segment (its first word is {other:#018x}): remove it \
+                         (rm /dev/shm/{name}) or use another {NAME_SETTING}"
+                    )));
                 }
             }
         }
