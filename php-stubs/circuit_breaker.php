@@ -41,8 +41,35 @@ namespace Zeusi\CircuitBreaker {
         public function getService(): string;
     }
 
+    /**
+     * What an operator does with a circuit: force it, reset it, look at it. Every
+     * command is stored, so it holds on every worker and server sharing the storage.
+     * Apart from CircuitBreakerInterface, so breakers written in PHP against that one
+     * keep working.
+     */
+    interface ManualControlInterface extends CircuitBreakerInterface
+    {
+        /**
+         * No call is permitted for $duration seconds (1 to 2592000), whatever the outcomes;
+         * then the circuit is closed with a fresh window.
+         */
+        public function forceOpen(float $duration): void;
+
+        /**
+         * Every call is permitted for $duration seconds (1 to 2592000); outcomes are counted
+         * but open nothing. Then the circuit is closed with a fresh window.
+         */
+        public function forceClosed(float $duration): void;
+
+        /** Closed now, with a fresh window, ending any forced state and any backoff. */
+        public function reset(): void;
+
+        /** The state the next call finds, and why; changes nothing. */
+        public function getStatus(): Status\CircuitStatus;
+    }
+
     /** A circuit protecting one service, identified by its name. It holds no state of its own. */
-    class CircuitBreaker implements CircuitBreakerInterface
+    class CircuitBreaker implements CircuitBreakerInterface, ManualControlInterface
     {
         /** @param Clock\ClockInterface|null $clock the system clock by default */
         public function __construct(string $service, Configuration $configuration, Storage\StorageInterface $storage, ?Event\EventListenerInterface $eventListener = null, ?Clock\ClockInterface $clock = null) {}
@@ -55,9 +82,28 @@ namespace Zeusi\CircuitBreaker {
         /** @throws Exception\InvalidConfigurationException for a negative or non-finite duration */
         public function registerFailure(?float $duration = null): void {}
 
+        /** Open or Closed while forced (no enum case of its own: see getStatus()->forced). */
         public function getState(): State {}
 
         public function getService(): string {}
+
+        /**
+         * @throws Exception\InvalidConfigurationException for a duration outside 1 to 2592000 seconds
+         * @throws Exception\StorageException when the storage fails: the command was not stored
+         */
+        public function forceOpen(float $duration): void {}
+
+        /**
+         * @throws Exception\InvalidConfigurationException for a duration outside 1 to 2592000 seconds
+         * @throws Exception\StorageException when the storage fails: the command was not stored
+         */
+        public function forceClosed(float $duration): void {}
+
+        /** @throws Exception\StorageException when the storage fails: the command was not stored */
+        public function reset(): void {}
+
+        /** @throws Exception\StorageException when the storage fails */
+        public function getStatus(): Status\CircuitStatus {}
     }
 
     /**
@@ -65,11 +111,14 @@ namespace Zeusi\CircuitBreaker {
      * @property-read list<Opening\OpeningRuleInterface> $openingRules
      * @property-read float $openDuration seconds, 1 to 2592000
      * @property-read HalfOpen\HalfOpenPolicyInterface $halfOpenPolicy
+     * @property-read float|null $maxOpenDuration seconds; null: no backoff
      */
     class Configuration
     {
         /** Read-only. */
         public $halfOpenPolicy;
+        /** Read-only. */
+        public $maxOpenDuration;
         /** Read-only. */
         public $openDuration;
         /** Read-only. */
@@ -79,9 +128,12 @@ namespace Zeusi\CircuitBreaker {
 
         /**
          * @param list<Opening\OpeningRuleInterface> $openingRules at least one
+         * @param float|null $maxOpenDuration the backoff: each reopening from half-open doubles the
+         *                                    open duration up to it (openDuration to 2592000 seconds);
+         *                                    closing starts again from openDuration. Null: no backoff
          * @throws Exception\InvalidConfigurationException
          */
-        public function __construct(float $timeWindow, array $openingRules, float $openDuration, HalfOpen\HalfOpenPolicyInterface $halfOpenPolicy) {}
+        public function __construct(float $timeWindow, array $openingRules, float $openDuration, HalfOpen\HalfOpenPolicyInterface $halfOpenPolicy, ?float $maxOpenDuration = null) {}
     }
 }
 
@@ -136,6 +188,15 @@ namespace Zeusi\CircuitBreaker\Storage {
     {
         /** @param string $prefix separates applications sharing the same master */
         public function __construct(string $prefix = '') {}
+
+        /**
+         * The status of every circuit of this storage's prefix whose service starts with
+         * $prefix, in no particular order: one pass over the segment, no lock. Window counts
+         * (calls, failures, slowCalls) are null. Names longer than 256 bytes, prefix
+         * included, are not listed.
+         * @return list<\Zeusi\CircuitBreaker\Status\CircuitStatus>
+         */
+        public function listCircuits(string $prefix = ''): array {}
     }
 
     /** The name the zeusi/circuit-breaker library gives the storage of one PHP master. */
@@ -158,6 +219,14 @@ namespace Zeusi\CircuitBreaker\Storage {
          * @param float $timeout seconds a whole call (acquirePermission(), a register, getState()) may take, connecting and every round trip included (0.001 to 60)
          */
         public function __construct(mixed $dsn = 'redis://127.0.0.1:6379', string $prefix = '', float $timeout = 0.05) {}
+
+        /**
+         * The status of every circuit of this storage's prefix whose service starts with
+         * $prefix: SCAN on every master, never KEYS. Window counts are null.
+         * @return list<\Zeusi\CircuitBreaker\Status\CircuitStatus>
+         * @throws \Zeusi\CircuitBreaker\Exception\StorageException when Redis fails
+         */
+        public function listCircuits(string $prefix = ''): array {}
     }
 
     /**
@@ -171,6 +240,13 @@ namespace Zeusi\CircuitBreaker\Storage {
          * @param float $timeout seconds a whole call (acquirePermission(), a register, getState()) may take, connecting and every round trip included (0.001 to 60)
          */
         public function __construct(mixed $servers = '127.0.0.1:11211', string $prefix = '', float $timeout = 0.05) {}
+
+        /**
+         * Memcached cannot enumerate its keys: always throws. Keep the names of your services
+         * and call getStatus() on their breakers.
+         * @throws \Zeusi\CircuitBreaker\Exception\StorageException always
+         */
+        public function listCircuits(string $prefix = ''): array {}
     }
 
     /** Circuits of the current process: for tests and long-running processes. */
@@ -178,6 +254,13 @@ namespace Zeusi\CircuitBreaker\Storage {
     {
         /** @param \Zeusi\CircuitBreaker\Clock\ClockInterface|null $clock expires idle circuits; pass the breaker's clock in tests */
         public function __construct(?\Zeusi\CircuitBreaker\Clock\ClockInterface $clock = null) {}
+
+        /**
+         * The status of every circuit whose service starts with $prefix, at the storage's clock.
+         * Window counts are null.
+         * @return list<\Zeusi\CircuitBreaker\Status\CircuitStatus>
+         */
+        public function listCircuits(string $prefix = ''): array {}
     }
 }
 
@@ -344,9 +427,12 @@ namespace Zeusi\CircuitBreaker\Event {
     /**
      * @property-read \Zeusi\CircuitBreaker\State $previousState closed, or half-open when it opened again
      * @property-read \Zeusi\CircuitBreaker\Opening\OpeningCause $openingCause
+     * @property-read float $openDuration seconds it opened for, backoff included
      */
     class CircuitOpened implements EventInterface
     {
+        /** Read-only. */
+        public $openDuration;
         /** Read-only. */
         public $openingCause;
         /** Read-only. */
@@ -394,6 +480,37 @@ namespace Zeusi\CircuitBreaker\Event {
         public function getTime(): float {}
     }
 
+    /**
+     * An operator forced the circuit (forceOpen(), forceClosed()); emitted by the breaker that stored it.
+     * @property-read \Zeusi\CircuitBreaker\State $state Open or Closed
+     * @property-read float $duration seconds
+     */
+    class CircuitForced implements EventInterface
+    {
+        /** Read-only. */
+        public $duration;
+        /** Read-only. */
+        public $state;
+
+        /** Made by the breaker: calling it throws. */
+        public function __construct() {}
+
+        public function getService(): string {}
+
+        public function getTime(): float {}
+    }
+
+    /** An operator reset the circuit; emitted by the breaker that stored it. */
+    class CircuitReset implements EventInterface
+    {
+        /** Made by the breaker: calling it throws. */
+        public function __construct() {}
+
+        public function getService(): string {}
+
+        public function getTime(): float {}
+    }
+
     /** @property-read \Zeusi\CircuitBreaker\Exception\StorageException $exception */
     class StorageFailed implements EventInterface
     {
@@ -406,6 +523,51 @@ namespace Zeusi\CircuitBreaker\Event {
         public function getService(): string {}
 
         public function getTime(): float {}
+    }
+}
+
+namespace Zeusi\CircuitBreaker\Status {
+
+    /**
+     * A circuit as an operator sees it, from CircuitBreaker::getStatus() or a storage's
+     * listCircuits().
+     *
+     * @property-read string $service
+     * @property-read \Zeusi\CircuitBreaker\State $state the state the next call finds; Open or Closed while forced
+     * @property-read bool $forced whether an operator forced the state
+     * @property-read \DateTimeImmutable|null $since when the state began; null when unknown
+     * @property-read \DateTimeImmutable|null $until until when time holds the state (end of an open or forced state); null otherwise
+     * @property-read float|null $openDuration seconds the circuit is open for, or would open for next, at its backoff level; listings know it only while open
+     * @property-read int $backoffLevel how many times the open duration doubled since the circuit was last closed
+     * @property-read int|null $calls outcomes in the window of the current state; null in listings
+     * @property-read int|null $failures failures among them; null in listings
+     * @property-read list<array{slowCallDuration: float, calls: int}>|null $slowCalls per slow call duration of the rules, the calls at least that slow; null in listings
+     */
+    class CircuitStatus
+    {
+        /** Read-only. */
+        public $backoffLevel;
+        /** Read-only. */
+        public $calls;
+        /** Read-only. */
+        public $failures;
+        /** Read-only. */
+        public $forced;
+        /** Read-only. */
+        public $openDuration;
+        /** Read-only. */
+        public $service;
+        /** Read-only. */
+        public $since;
+        /** Read-only. */
+        public $slowCalls;
+        /** Read-only. */
+        public $state;
+        /** Read-only. */
+        public $until;
+
+        /** Made by a breaker or a storage: calling it throws. */
+        public function __construct() {}
     }
 }
 

@@ -6,22 +6,44 @@ use crate::core::config::Config;
 use crate::core::counts::Outcome;
 use crate::core::duration::Millis;
 use crate::core::machine::{
-    CircuitState, Phase, Transition, due_transition, effective_state, open_remaining_ms, transition_after_outcome,
+    CircuitState, Command, Phase, Status, Transition, commanded_transition, due_transition, effective_state,
+    open_remaining_ms, status, transition_after_outcome,
 };
 use crate::core::rules::OpeningCause;
-use crate::storage::{OutcomeRecord, Storage, StorageError};
+use crate::storage::{OutcomeRecord, RememberedOpen, Storage, StorageError};
 
 /// How many times a call retries after losing a race to another process.
 /// Each lost race means another process stored a newer state; a few are
 /// enough for any real contention, and the bound keeps a call finite.
 const MAX_RACES: usize = 4;
 
+/// How long a process trusts what it remembers of an open circuit without
+/// asking the storage (see `Storage::remembered_open_until`): time alone
+/// ends an open state, but an operator's `reset()` or `forceClosed()` does
+/// too, and must reach every worker of the fleet soon. One read per second
+/// per worker and open circuit is the price.
+pub const TRUST_REMEMBERED_OPEN_MS: Millis = 2_000;
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    Opened { previous: Phase, cause: OpeningCause },
+    Opened {
+        previous: Phase,
+        cause: OpeningCause,
+        /// How long it opened for, backoff included.
+        open_duration_ms: Millis,
+    },
     HalfOpened,
     Closed,
-    Rejected { phase: Phase },
+    /// An operator forced the circuit into `phase` for `duration_ms`.
+    Forced {
+        phase: Phase,
+        duration_ms: Millis,
+    },
+    /// An operator reset the circuit.
+    Reset,
+    Rejected {
+        phase: Phase,
+    },
     StorageFailed(StorageError),
 }
 
@@ -58,14 +80,14 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     }
 
     fn try_acquire(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> Result<Permission, StorageError> {
-        if let Some(until) = self
+        if let Some(open) = self
             .storage
             .remembered_open_until(self.service)
-            .filter(|&until| now < until)
+            .filter(|open| now < open.until && now < open.recheck_at)
         {
             return Ok(Permission::Rejected {
                 phase: Phase::Open,
-                retry_after_ms: Some(until - now),
+                retry_after_ms: Some(open.until - now),
             });
         }
         let stored = self.storage.load_state(self.service)?;
@@ -74,7 +96,11 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             Phase::Closed => Permission::Permitted,
             Phase::Open => {
                 let remaining = open_remaining_ms(state, now, self.config);
-                self.storage.remember_open_until(self.service, Some(now + remaining));
+                let open = RememberedOpen {
+                    until: now + remaining,
+                    recheck_at: now + TRUST_REMEMBERED_OPEN_MS,
+                };
+                self.storage.remember_open_until(self.service, Some(open));
                 Permission::Rejected {
                     phase: Phase::Open,
                     retry_after_ms: Some(remaining),
@@ -121,7 +147,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
                 continue;
             }
             if let Some(transition) = transition_after_outcome(state, &tally, now, self.config) {
-                self.store(transition, emit)?;
+                self.store(transition, now, emit)?;
             }
             return Ok(());
         }
@@ -132,6 +158,50 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     pub fn state(&self, now: Millis) -> Result<Phase, StorageError> {
         let stored = self.storage.load_state(self.service)?;
         Ok(effective_state(stored, now, self.config).phase)
+    }
+
+    /// What the next call would find, changing nothing, with the window of
+    /// its state as the rules see it (counter values by slot).
+    pub fn status(&self, now: Millis) -> Result<(Status, Vec<u64>), StorageError> {
+        let stored = self.storage.load_state(self.service)?;
+        let state = effective_state(stored, now, self.config);
+        let window = self.storage.read_window(
+            self.service,
+            state.generation,
+            self.config.window,
+            self.config.bands.slot_count(),
+            now,
+        )?;
+        Ok((status(stored, now, self.config), window))
+    }
+
+    /// Carries out an operator's command: one compare-and-set from the
+    /// stored state, whose winner emits the event; a lost race is retried
+    /// from the state that won it, since a command overrides any state.
+    pub fn command(&self, command: Command, now: Millis, emit: &mut dyn FnMut(Event)) -> Result<(), StorageError> {
+        for _ in 0..MAX_RACES {
+            let stored = self.storage.load_state(self.service)?;
+            let transition = commanded_transition(stored, command, now);
+            if self.put(&transition, now)? {
+                // This process may remember the circuit open: forget it.
+                self.storage.remember_open_until(self.service, None);
+                emit(match command {
+                    Command::ForceOpen(duration_ms) => Event::Forced {
+                        phase: Phase::Open,
+                        duration_ms,
+                    },
+                    Command::ForceClosed(duration_ms) => Event::Forced {
+                        phase: Phase::Closed,
+                        duration_ms,
+                    },
+                    Command::Reset => Event::Reset,
+                });
+                return Ok(());
+            }
+        }
+        Err(StorageError::Unavailable(format!(
+            "the state kept changing: the command was not stored after {MAX_RACES} attempts"
+        )))
     }
 
     /// Stores the transitions time made due, and returns the current state.
@@ -145,7 +215,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             let Some(transition) = due_transition(stored, now, self.config) else {
                 return Ok(stored);
             };
-            if self.store(transition, emit)? {
+            if self.store(transition, now, emit)? {
                 return Ok(transition.to);
             }
             stored = self.storage.load_state(self.service)?;
@@ -154,22 +224,35 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     }
 
     /// Compare-and-set of a transition: the process that wins emits its event.
-    fn store(&self, transition: Transition, emit: &mut dyn FnMut(Event)) -> Result<bool, StorageError> {
-        let won = self.storage.compare_and_set_state(
+    /// Compare-and-set of a transition, keeping the new state as long as
+    /// it must live; tells whether this process won.
+    fn put(&self, transition: &Transition, now: Millis) -> Result<bool, StorageError> {
+        self.storage.compare_and_set_state(
             self.service,
             transition.from,
             transition.to,
-            self.config.state_ttl_ms(transition.to.phase),
-        )?;
+            self.config.state_ttl_ms_of(&transition.to, now),
+        )
+    }
+
+    /// Stores a transition made by time or by outcomes: the process that
+    /// wins emits its event.
+    fn store(&self, transition: Transition, now: Millis, emit: &mut dyn FnMut(Event)) -> Result<bool, StorageError> {
+        let won = self.put(&transition, now)?;
+        let Transition { from, to, cause } = transition;
         if won {
-            emit(match (transition.to.phase, transition.cause) {
-                (Phase::Open, Some(cause)) => Event::Opened {
-                    previous: transition.from.phase,
+            match (to.phase, cause) {
+                (Phase::Open, Some(cause)) => emit(Event::Opened {
+                    previous: from.phase,
                     cause,
-                },
-                (Phase::HalfOpen, _) => Event::HalfOpened,
-                _ => Event::Closed,
-            });
+                    open_duration_ms: self.config.open_duration_at(to.backoff),
+                }),
+                (Phase::HalfOpen, _) => emit(Event::HalfOpened),
+                // The end of a forced closed state leaves the circuit
+                // closed: its window starts afresh, nothing else changes.
+                _ if from.forced && from.phase == Phase::Closed => {}
+                _ => emit(Event::Closed),
+            }
         }
         Ok(won)
     }

@@ -111,17 +111,36 @@ struct KeyValueMap {
     entries: Entries,
 }
 
-impl Backend for KeyValueMap {
-    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+impl KeyValueMap {
+    /// A storage object over the map whose workers remember open circuits
+    /// under `memory`, as a process does.
+    fn storage_remembering_as(&self, prefix: &[u8], memory: &str) -> Rc<dyn Storage> {
         let store = MapStore {
             clock: self.clock.clone(),
             entries: self.entries.clone(),
         };
-        let prefix = prefix.to_vec();
-        Rc::new(KvStorage::new(
-            store,
-            Box::new(move |service| key_name(&prefix, service)),
-        ))
+        let name_prefix = prefix.to_vec();
+        Rc::new(
+            KvStorage::new(store, Box::new(move |service| key_name(&name_prefix, service))).remembering_open_circuits(
+                format!("{memory}: map at {:p}", Rc::as_ptr(&self.entries)),
+                prefix.to_vec(),
+            ),
+        )
+    }
+}
+
+impl Backend for KeyValueMap {
+    /// Workers remember open circuits, as with Memcached.
+    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+        self.storage_remembering_as(prefix, "this server")
+    }
+
+    fn storage_of_another_server(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+        self.storage_remembering_as(prefix, "another server")
+    }
+
+    fn lists_circuits(&self) -> bool {
+        false
     }
 }
 

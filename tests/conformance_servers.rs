@@ -78,6 +78,10 @@ impl Backend for Memcached {
         Rc::new(memcached_storage(self.servers.clone(), prefix, TIMEOUT))
     }
 
+    fn lists_circuits(&self) -> bool {
+        false
+    }
+
     /// The state is `<name>:s` (kv/mod.rs) on the server of the service;
     /// the meta command `mg <key> t` tells the seconds it has left.
     fn state_ttl_ms(&self, prefix: &[u8], service: &[u8]) -> Option<Millis> {

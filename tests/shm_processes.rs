@@ -13,6 +13,7 @@ use circuit_breaker::core::config::Config;
 use circuit_breaker::core::counts::Outcome;
 use circuit_breaker::core::duration::Millis;
 use circuit_breaker::core::half_open::HalfOpenPolicy;
+use circuit_breaker::core::machine::Command;
 use circuit_breaker::core::rules::OpeningRule;
 use circuit_breaker::storage::shm::{Segment, SharedMemoryStorage};
 use circuit_breaker::storage::{OutcomeRecord, Storage};
@@ -146,6 +147,7 @@ fn race(
                         Event::Closed => 'C',
                         Event::Rejected { .. } => 'r',
                         Event::StorageFailed(_) => 'F',
+                        Event::Forced { .. } | Event::Reset => 'M',
                     })
                 });
                 writer.write_all(letters.as_bytes()).unwrap();
@@ -280,8 +282,114 @@ fn sigkill_stress() {
     println!("    {kills} workers killed, {acknowledged} outcomes acknowledged, {counted} counted");
 }
 
+/// Workers race operator commands on one circuit, each with its own
+/// duration and instants, and are killed with SIGKILL at random; a reader
+/// loads the state all along. The state and the info word that completes it
+/// are written by two stores: a reader must never pair a state with the
+/// instant of another (it may find it unknown), and the circuit must stay
+/// usable and listed.
+fn commands_raced_and_killed_leave_consistent_states() {
+    const WORKERS: usize = 6;
+    let segment = segment();
+    let config = &config(60.0);
+    // [stop, states read, forced states with a known start, mismatches, commands won]
+    let shared = shared_words(5);
+    let spawn = |worker: u64| {
+        fork(move || {
+            let storage = storage(segment, T0);
+            let breaker = Breaker {
+                service: b"commanded",
+                config,
+                storage: &storage,
+            };
+            // Worker w forces for (w + 1) minutes, at instants congruent to w mod 10.
+            let duration = (worker as Millis % 10 + 1) * 60_000;
+            let mut step: Millis = 0;
+            loop {
+                step += 1;
+                let now = T0 + step * 10 + worker as Millis % 10;
+                let command = match step % 3 {
+                    0 => Command::ForceOpen(duration),
+                    1 => Command::ForceClosed(duration),
+                    _ => Command::Reset,
+                };
+                let mut won = 0;
+                let _ = breaker.command(command, now, &mut |_| won += 1);
+                shared[4].fetch_add(won, Ordering::SeqCst);
+                breaker.register(Outcome::Failure, None, now, &mut |_| {});
+            }
+        })
+    };
+    let reader = fork(move || {
+        let storage = storage(segment, T0);
+        while shared[0].load(Ordering::SeqCst) == 0 {
+            let state = storage.load_state(b"commanded").unwrap();
+            shared[1].fetch_add(1, Ordering::Relaxed);
+            if state.forced && state.since != 0 {
+                shared[2].fetch_add(1, Ordering::Relaxed);
+                let worker_of_since = (state.since - T0) % 10;
+                let worker_of_duration = (state.until - state.since) / 60_000 - 1;
+                if worker_of_since != worker_of_duration {
+                    shared[3].fetch_add(1, Ordering::SeqCst);
+                }
+            }
+        }
+    });
+    let mut children: Vec<libc::pid_t> = (0..WORKERS as u64).map(spawn).collect();
+    let mut next_worker = WORKERS as u64;
+    let started = Instant::now();
+    let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut kills = 0;
+    while started.elapsed() < Duration::from_secs(1) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        std::thread::sleep(Duration::from_micros(200 + seed % 2_000));
+        let victim = (seed % WORKERS as u64) as usize;
+        // SAFETY: a live child of this process.
+        unsafe { libc::kill(children[victim], libc::SIGKILL) };
+        wait_for(children[victim]);
+        kills += 1;
+        children[victim] = spawn(next_worker);
+        next_worker += 1;
+    }
+    for &pid in &children {
+        // SAFETY: as above.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+        wait_for(pid);
+    }
+    shared[0].store(1, Ordering::SeqCst);
+    assert_eq!(wait_for(reader), 0);
+    let (read, known, mismatched, won) = (
+        shared[1].load(Ordering::SeqCst),
+        shared[2].load(Ordering::SeqCst),
+        shared[3].load(Ordering::SeqCst),
+        shared[4].load(Ordering::SeqCst),
+    );
+    assert_eq!(
+        mismatched, 0,
+        "{mismatched} of {known} forced states paired with another's start"
+    );
+    assert!(
+        known > 0 && won > 0,
+        "the race ran: {known} forced states seen, {won} commands won"
+    );
+    // Still one usable, listed circuit.
+    let storage = storage(segment, T0);
+    let listed = storage.list_circuits(b"").unwrap();
+    assert_eq!(listed.iter().filter(|(name, _)| name == b"commanded").count(), 1);
+    let breaker = Breaker {
+        service: b"commanded",
+        config,
+        storage: &storage,
+    };
+    breaker.command(Command::Reset, T0 + 1_000_000, &mut |_| {}).unwrap();
+    assert_eq!(breaker.acquire(T0 + 1_000_000, &mut |_| {}), Permission::Permitted);
+    println!("    {kills} workers killed, {won} commands won, {read} states read, {known} forced with a known start");
+}
+
 fn main() {
-    let tests: [(&str, fn()); 4] = [
+    let tests: [(&str, fn()); 5] = [
         ("no_increment_is_lost", no_increment_is_lost),
         ("each_transition_is_emitted_once", each_transition_is_emitted_once),
         (
@@ -289,6 +397,10 @@ fn main() {
             a_killed_lock_holder_leaves_no_lock,
         ),
         ("sigkill_stress", sigkill_stress),
+        (
+            "commands_raced_and_killed_leave_consistent_states",
+            commands_raced_and_killed_leave_consistent_states,
+        ),
     ];
     let mut failed = 0;
     for (name, test) in tests {

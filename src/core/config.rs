@@ -4,7 +4,7 @@ use super::counts::DurationBands;
 use super::duration::{Millis, SECOND, THIRTY_DAYS, checked_millis};
 use super::error::ConfigError;
 use super::half_open::HalfOpenPolicy;
-use super::machine::Phase;
+use super::machine::{CircuitState, Phase};
 use super::rules::OpeningRule;
 use super::window::WindowGeometry;
 
@@ -14,11 +14,19 @@ use super::window::WindowGeometry;
 /// circuit is simply forgotten (closed, no event).
 pub const KEEP_DUE_STATE_MS: Millis = 24 * 3_600 * SECOND;
 
+/// The highest backoff level: 1 s doubled 22 times passes 30 days, the
+/// largest open duration, so 31 (5 bits in a stored state) is never reached.
+pub const MAX_BACKOFF_LEVEL: u8 = 31;
+
 #[derive(Debug, Clone)]
 pub struct Config {
     pub window: WindowGeometry,
     pub rules: Vec<OpeningRule>,
     pub open_duration_ms: Millis,
+    /// The cap of the backoff: each reopening from half-open doubles the
+    /// open duration up to it. `None`: no backoff, every opening lasts
+    /// `open_duration_ms`.
+    pub max_open_duration_ms: Option<Millis>,
     pub half_open: HalfOpenPolicy,
     pub bands: DurationBands,
 }
@@ -52,9 +60,57 @@ impl Config {
             window: WindowGeometry::new(window_ms),
             rules,
             open_duration_ms,
+            max_open_duration_ms: None,
             half_open,
             bands,
         })
+    }
+
+    /// Turns on the backoff of the open duration, up to `max_open_duration`
+    /// seconds (`None`: no backoff).
+    pub fn with_max_open_duration(mut self, max_open_duration: Option<f64>) -> Result<Self, ConfigError> {
+        self.max_open_duration_ms = match max_open_duration {
+            None => None,
+            Some(seconds) => {
+                let max = checked_millis(
+                    "maxOpenDuration",
+                    seconds,
+                    SECOND,
+                    THIRTY_DAYS,
+                    "null, or openDuration to 2592000 seconds (30 days)",
+                )?;
+                if max < self.open_duration_ms {
+                    return Err(ConfigError::new(
+                        "maxOpenDuration",
+                        crate::core::duration::format_float(seconds),
+                        "null, or openDuration to 2592000 seconds (30 days)",
+                    ));
+                }
+                Some(max)
+            }
+        };
+        Ok(self)
+    }
+
+    /// How long an opening at backoff `level` lasts: the open duration
+    /// doubled `level` times, capped at the maximum.
+    pub fn open_duration_at(&self, level: u8) -> Millis {
+        match self.max_open_duration_ms {
+            None => self.open_duration_ms,
+            Some(max) => self
+                .open_duration_ms
+                .checked_mul(1 << level.min(40))
+                .map_or(max, |doubled| doubled.min(max)),
+        }
+    }
+
+    /// The level of a reopening from half-open after an opening at `level`:
+    /// one more, until the cap is reached.
+    pub fn next_backoff(&self, level: u8) -> u8 {
+        match self.max_open_duration_ms {
+            Some(max) if self.open_duration_at(level) < max => (level + 1).min(MAX_BACKOFF_LEVEL),
+            _ => level,
+        }
     }
 
     /// Whether a rule looks at runs of failures, which then must be counted.
@@ -74,10 +130,21 @@ impl Config {
     /// closed state is kept as long as before issue 9: through the time a
     /// reopening could take, and as long as its counters.
     pub fn state_ttl_ms(&self, phase: Phase) -> Millis {
-        let closed = self.open_duration_ms + self.half_open.max_duration_ms() + self.window.counter_ttl_ms();
+        let longest_open = self.max_open_duration_ms.unwrap_or(self.open_duration_ms);
+        let closed = longest_open + self.half_open.max_duration_ms() + self.window.counter_ttl_ms();
         match phase {
             Phase::Closed => closed,
             Phase::Open | Phase::HalfOpen => closed + KEEP_DUE_STATE_MS,
+        }
+    }
+
+    /// How long `state`, stored at `now`, must be kept: a forced state
+    /// through its end and a day more, as any state that time ends.
+    pub fn state_ttl_ms_of(&self, state: &CircuitState, now: Millis) -> Millis {
+        if state.forced {
+            (state.until - now).max(0) + KEEP_DUE_STATE_MS + self.window.counter_ttl_ms()
+        } else {
+            self.state_ttl_ms(state.phase)
         }
     }
 
@@ -147,6 +214,61 @@ mod tests {
         assert!(config.state_ttl_ms(Phase::Closed) >= config.window.counter_ttl_ms());
         assert!(config.state_ttl_ms(Phase::Closed) < KEEP_DUE_STATE_MS);
         assert_eq!(config.longest_state_ttl_ms(), config.state_ttl_ms(Phase::Open));
+    }
+
+    #[test]
+    fn max_open_duration_is_checked_against_open_duration() {
+        let config = || Config::new(60.0, vec![rule()], 10.0, policy()).unwrap();
+        let err = config().with_max_open_duration(Some(9.0)).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Invalid maxOpenDuration: 9 given, expected null, or openDuration to 2592000 seconds (30 days)"
+        );
+        assert_eq!(
+            config()
+                .with_max_open_duration(Some(2_592_000.5))
+                .unwrap_err()
+                .parameter,
+            "maxOpenDuration"
+        );
+        assert_eq!(
+            config().with_max_open_duration(Some(f64::NAN)).unwrap_err().parameter,
+            "maxOpenDuration"
+        );
+        assert!(config().with_max_open_duration(Some(10.0)).is_ok());
+        assert!(
+            config()
+                .with_max_open_duration(None)
+                .unwrap()
+                .max_open_duration_ms
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn backoff_doubles_up_to_the_cap() {
+        let config = Config::new(60.0, vec![rule()], 10.0, policy())
+            .unwrap()
+            .with_max_open_duration(Some(40.0))
+            .unwrap();
+        let waits: Vec<Millis> = [0, 1, 2, 3, 30].map(|level| config.open_duration_at(level)).to_vec();
+        assert_eq!(waits, [10_000, 20_000, 40_000, 40_000, 40_000]);
+        assert_eq!(
+            (config.next_backoff(0), config.next_backoff(1), config.next_backoff(2)),
+            (1, 2, 2)
+        );
+        let longest = Config::new(60.0, vec![rule()], 1.0, policy())
+            .unwrap()
+            .with_max_open_duration(Some(2_592_000.0))
+            .unwrap();
+        let mut level = 0;
+        while longest.next_backoff(level) != level {
+            level = longest.next_backoff(level);
+        }
+        assert!(level < MAX_BACKOFF_LEVEL, "level {level}");
+        assert_eq!(longest.open_duration_at(level), THIRTY_DAYS);
+        let plain = Config::new(60.0, vec![rule()], 10.0, policy()).unwrap();
+        assert_eq!((plain.open_duration_at(5), plain.next_backoff(0)), (10_000, 0));
     }
 
     #[test]

@@ -36,6 +36,11 @@ impl DurationBands {
         Self { thresholds }
     }
 
+    /// The slow call durations, shortest first.
+    pub fn thresholds(&self) -> &[Millis] {
+        &self.thresholds
+    }
+
     pub fn band_count(&self) -> usize {
         if self.thresholds.is_empty() {
             1

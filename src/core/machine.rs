@@ -13,7 +13,9 @@ pub enum Phase {
     HalfOpen,
 }
 
-/// What a storage keeps for a circuit.
+/// What a storage keeps for a circuit: one value, changed as a whole by
+/// one compare-and-set, carrying all a reader without the configuration
+/// needs (the listing of a storage).
 ///
 /// Every transition takes the next generation, and every counter belongs to
 /// one generation, so each state counts only the outcomes registered while
@@ -25,6 +27,19 @@ pub struct CircuitState {
     pub phase: Phase,
     pub generation: u64,
     pub since: Millis,
+    /// When time ends the state, for a reader without the configuration:
+    /// the end of a forced state (which it decides), or of an open one as
+    /// its opener computed it (the breakers compute it again from their
+    /// configuration). 0 when no time ends the state, or when a storage
+    /// could not keep it.
+    pub until: Millis,
+    /// How many times the open duration doubled (see
+    /// [`Config::open_duration_at`]): set by an opening, carried through
+    /// half-open, 0 once closed.
+    pub backoff: u8,
+    /// Set by `forceOpen()` / `forceClosed()`: the phase holds, whatever the
+    /// outcomes, until `until`.
+    pub forced: bool,
 }
 
 impl CircuitState {
@@ -33,13 +48,29 @@ impl CircuitState {
         phase: Phase::Closed,
         generation: 0,
         since: 0,
+        until: 0,
+        backoff: 0,
+        forced: false,
     };
 
+    /// The next state, in `phase` from `since`, with nothing held by time.
     fn next(&self, phase: Phase, since: Millis) -> Self {
         Self {
             phase,
             generation: self.generation + 1,
             since,
+            until: 0,
+            backoff: 0,
+            forced: false,
+        }
+    }
+
+    /// The next state: open from `now` at backoff `level`.
+    fn opened(&self, now: Millis, level: u8, config: &Config) -> Self {
+        Self {
+            until: now + config.open_duration_at(level),
+            backoff: level,
+            ..self.next(Phase::Open, now)
         }
     }
 }
@@ -54,14 +85,32 @@ pub struct Transition {
     pub cause: Option<OpeningCause>,
 }
 
+/// When time ends an open state (forced or not): the configured duration
+/// at its backoff level counts from its opening; a forced one ends when
+/// it was told to.
+pub fn open_ends_at(state: CircuitState, config: &Config) -> Millis {
+    if state.forced {
+        state.until
+    } else {
+        state.since + config.open_duration_at(state.backoff)
+    }
+}
+
 /// The state a call at `now` finds: the stored one, or the one that time
 /// made due and that the call must store first.
 pub fn due_transition(stored: CircuitState, now: Millis, config: &Config) -> Option<Transition> {
     let max_half_open = config.half_open.max_duration_ms();
     let to = match stored.phase {
+        // A forced state ends closed with a fresh window, whatever its phase.
+        _ if stored.forced => {
+            if now < stored.until {
+                return None;
+            }
+            stored.next(Phase::Closed, stored.until)
+        }
         Phase::Closed => return None,
         Phase::Open => {
-            let half_open_at = stored.since + config.open_duration_ms;
+            let half_open_at = open_ends_at(stored, config);
             if now < half_open_at {
                 return None;
             }
@@ -70,7 +119,10 @@ pub fn due_transition(stored: CircuitState, now: Millis, config: &Config) -> Opt
             if now >= half_open_at + max_half_open {
                 stored.next(Phase::Closed, half_open_at + max_half_open)
             } else {
-                stored.next(Phase::HalfOpen, half_open_at)
+                CircuitState {
+                    backoff: stored.backoff,
+                    ..stored.next(Phase::HalfOpen, half_open_at)
+                }
             }
         }
         Phase::HalfOpen => {
@@ -101,20 +153,25 @@ pub fn transition_after_outcome(
     now: Millis,
     config: &Config,
 ) -> Option<Transition> {
+    if state.forced {
+        // Forced closed counts its outcomes, but they open nothing; forced
+        // open has nothing to decide.
+        return None;
+    }
     let counts = WindowCounts {
         bands: &config.bands,
         slots: &tally.window,
     };
-    let reopen = |with_minimum| {
+    let reopen = |with_minimum, level| {
         first_reached(&config.rules, &counts, tally.consecutive_failures, with_minimum).map(|cause| Transition {
             from: state,
-            to: state.next(Phase::Open, now),
+            to: state.opened(now, level, config),
             cause: Some(cause),
         })
     };
     match state.phase {
-        Phase::Closed => reopen(true),
-        Phase::HalfOpen => reopen(false).or_else(|| {
+        Phase::Closed => reopen(true, 0),
+        Phase::HalfOpen => reopen(false, config.next_backoff(state.backoff)).or_else(|| {
             config
                 .half_open
                 .is_complete(tally.generation_outcomes)
@@ -130,9 +187,103 @@ pub fn transition_after_outcome(
     }
 }
 
-/// Milliseconds until an open circuit starts testing the service.
+/// Milliseconds until an open circuit starts testing the service (or, when
+/// forced open, closes).
 pub fn open_remaining_ms(state: CircuitState, now: Millis, config: &Config) -> Millis {
-    (state.since + config.open_duration_ms - now).max(0)
+    (open_ends_at(state, config) - now).max(0)
+}
+
+/// What an operator asks of a circuit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Command {
+    /// No call permitted for this many ms, whatever the outcomes.
+    ForceOpen(Millis),
+    /// Every call permitted for this many ms; outcomes open nothing.
+    ForceClosed(Millis),
+    /// Closed with a fresh window, ending any forced state.
+    Reset,
+}
+
+/// The transition a command makes from `stored` at `now`. It always takes
+/// a new generation, so the window starts afresh.
+pub fn commanded_transition(stored: CircuitState, command: Command, now: Millis) -> Transition {
+    let forced = |phase, duration_ms: Millis| CircuitState {
+        until: now + duration_ms,
+        forced: true,
+        ..stored.next(phase, now)
+    };
+    Transition {
+        from: stored,
+        to: match command {
+            Command::ForceOpen(duration_ms) => forced(Phase::Open, duration_ms),
+            Command::ForceClosed(duration_ms) => forced(Phase::Closed, duration_ms),
+            Command::Reset => stored.next(Phase::Closed, now),
+        },
+        cause: None,
+    }
+}
+
+/// What a status view says of a circuit at one instant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Status {
+    pub phase: Phase,
+    pub forced: bool,
+    /// When the state began, when known (an unknown circuit has no start).
+    pub since: Option<Millis>,
+    /// Until when time holds the state: the end of an open or forced state.
+    pub until: Option<Millis>,
+    /// How long the circuit is open for, or would open for next, at its
+    /// backoff level, when known.
+    pub open_duration_ms: Option<Millis>,
+    pub backoff: u8,
+}
+
+fn known(instant: Millis) -> Option<Millis> {
+    (instant > 0).then_some(instant)
+}
+
+/// The status of a circuit at `now` under `config`: the state the next
+/// call would find, changing nothing.
+pub fn status(stored: CircuitState, now: Millis, config: &Config) -> Status {
+    let state = effective_state(stored, now, config);
+    let open_duration_ms = match state.phase {
+        Phase::Open if !state.forced => config.open_duration_at(state.backoff),
+        Phase::HalfOpen => config.open_duration_at(config.next_backoff(state.backoff)),
+        _ => config.open_duration_ms,
+    };
+    Status {
+        phase: state.phase,
+        forced: state.forced,
+        since: known(state.since),
+        until: (state.forced || state.phase == Phase::Open).then(|| open_ends_at(state, config)),
+        open_duration_ms: Some(open_duration_ms),
+        backoff: state.backoff,
+    }
+}
+
+/// The status of a circuit at `now` for a reader without its configuration
+/// (the listing of a storage): what the stored state says. An open state
+/// past its end is half-open (whether its test period is over, only the
+/// configuration knows).
+pub fn status_without_config(stored: CircuitState, now: Millis) -> Status {
+    let state = match stored.phase {
+        _ if stored.forced && now >= stored.until => stored.next(Phase::Closed, stored.until),
+        Phase::Open if !stored.forced && stored.until > 0 && now >= stored.until => CircuitState {
+            backoff: stored.backoff,
+            ..stored.next(Phase::HalfOpen, stored.until)
+        },
+        _ => stored,
+    };
+    let held = state.forced || state.phase == Phase::Open;
+    Status {
+        phase: state.phase,
+        forced: state.forced,
+        since: known(state.since),
+        until: held.then_some(state.until).and_then(known),
+        open_duration_ms: (state.phase == Phase::Open && !state.forced && state.until > 0 && state.since > 0)
+            .then(|| state.until - state.since),
+        backoff: state.backoff,
+    }
 }
 
 #[cfg(test)]
@@ -151,7 +302,94 @@ mod tests {
             phase: Phase::Open,
             generation: 1,
             since,
+            until: since + 5_000,
+            ..CircuitState::INITIAL
         }
+    }
+
+    #[test]
+    fn forced_states_hold_until_their_end_then_close_afresh() {
+        let config = config(HalfOpenPolicy::permitted_calls(20.0, 1).unwrap());
+        let forced = commanded_transition(open_at(0), Command::ForceOpen(60_000), 1_000).to;
+        assert_eq!((forced.phase, forced.forced, forced.generation), (Phase::Open, true, 2));
+        assert_eq!(due_transition(forced, 60_999, &config), None);
+        assert_eq!(open_remaining_ms(forced, 31_000, &config), 30_000);
+        let ended = due_transition(forced, 500_000, &config).unwrap().to;
+        assert_eq!(
+            ended,
+            CircuitState {
+                phase: Phase::Closed,
+                generation: 3,
+                since: 61_000,
+                ..CircuitState::INITIAL
+            }
+        );
+        let closed = commanded_transition(CircuitState::INITIAL, Command::ForceClosed(10_000), 5).to;
+        let all_failures = Tally {
+            window: vec![0, 50],
+            generation_outcomes: 50,
+            consecutive_failures: 50,
+        };
+        assert_eq!(transition_after_outcome(closed, &all_failures, 6, &config), None);
+        let reset = commanded_transition(forced, Command::Reset, 2_000).to;
+        assert_eq!(
+            (reset.phase, reset.forced, reset.generation, reset.since),
+            (Phase::Closed, false, 3, 2_000)
+        );
+    }
+
+    #[test]
+    fn reopening_from_half_open_backs_off() {
+        let config = config(HalfOpenPolicy::permitted_calls(20.0, 1).unwrap())
+            .with_max_open_duration(Some(15.0))
+            .unwrap();
+        let failure = Tally {
+            window: vec![0, 1],
+            generation_outcomes: 1,
+            consecutive_failures: 1,
+        };
+        let mut state = open_at(0);
+        let mut waits = vec![];
+        for _ in 0..4 {
+            let half_open = due_transition(state, open_ends_at(state, &config), &config).unwrap().to;
+            assert_eq!(half_open.backoff, state.backoff, "half-open carries the level");
+            state = transition_after_outcome(half_open, &failure, half_open.since, &config)
+                .unwrap()
+                .to;
+            waits.push(state.until - state.since);
+        }
+        assert_eq!(waits, [10_000, 15_000, 15_000, 15_000]);
+        assert_eq!(status(state, state.since, &config).open_duration_ms, Some(15_000));
+        let success = Tally {
+            window: vec![1, 0],
+            generation_outcomes: 1,
+            consecutive_failures: 0,
+        };
+        let half_open = due_transition(state, state.until, &config).unwrap().to;
+        let closed = transition_after_outcome(half_open, &success, state.until, &config)
+            .unwrap()
+            .to;
+        assert_eq!((closed.phase, closed.backoff), (Phase::Closed, 0));
+    }
+
+    #[test]
+    fn a_reader_without_configuration_sees_the_stored_times() {
+        let open = open_at(1_000);
+        let status = status_without_config(open, 2_000);
+        assert_eq!(
+            (status.phase, status.since, status.until),
+            (Phase::Open, Some(1_000), Some(6_000))
+        );
+        assert_eq!(status.open_duration_ms, Some(5_000));
+        assert_eq!(status_without_config(open, 6_000).phase, Phase::HalfOpen);
+        let forced = commanded_transition(open, Command::ForceClosed(1_000), 2_000).to;
+        let status = status_without_config(forced, 2_500);
+        assert_eq!(
+            (status.phase, status.forced, status.until),
+            (Phase::Closed, true, Some(3_000))
+        );
+        assert!(!status_without_config(forced, 3_000).forced);
+        assert_eq!(status_without_config(CircuitState::INITIAL, 5).since, None);
     }
 
     #[test]
@@ -164,7 +402,8 @@ mod tests {
             CircuitState {
                 phase: Phase::HalfOpen,
                 generation: 2,
-                since: 6_000
+                since: 6_000,
+                ..CircuitState::INITIAL
             }
         );
     }
@@ -190,7 +429,8 @@ mod tests {
             CircuitState {
                 phase: Phase::Closed,
                 generation: 2,
-                since: 25_000
+                since: 25_000,
+                ..CircuitState::INITIAL
             }
         );
     }
@@ -202,6 +442,7 @@ mod tests {
             phase: Phase::HalfOpen,
             generation: 2,
             since: 5_000,
+            ..CircuitState::INITIAL
         };
         assert_eq!(due_transition(half_open, 24_999, &config), None);
         assert_eq!(
@@ -247,7 +488,9 @@ mod tests {
             CircuitState {
                 phase: Phase::Open,
                 generation: 1,
-                since: 100
+                since: 100,
+                until: 5_100,
+                ..CircuitState::INITIAL
             }
         );
         let cause = transition.cause.unwrap();
@@ -261,6 +504,7 @@ mod tests {
             phase: Phase::HalfOpen,
             generation: 2,
             since: 5_000,
+            ..CircuitState::INITIAL
         };
         let one_failure = tally(&config, &[Outcome::Failure], 1);
         let transition = transition_after_outcome(half_open, &one_failure, 6_000, &config).unwrap();
@@ -269,7 +513,9 @@ mod tests {
             CircuitState {
                 phase: Phase::Open,
                 generation: 3,
-                since: 6_000
+                since: 6_000,
+                until: 11_000,
+                ..CircuitState::INITIAL
             }
         );
     }
@@ -281,6 +527,7 @@ mod tests {
             phase: Phase::HalfOpen,
             generation: 2,
             since: 5_000,
+            ..CircuitState::INITIAL
         };
         assert_eq!(
             transition_after_outcome(half_open, &tally(&config, &[Outcome::Success; 2], 0), 6_000, &config),

@@ -12,7 +12,7 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 use super::callback::{contain_panic, ending, finish};
 use super::classes::{
     CALL_NOT_PERMITTED, STORAGE_EXCEPTION, circuit_breaker_interface, in_scope_of, invalid_configuration,
-    logic_exception, new_exception, storage_exception,
+    logic_exception, manual_control_interface, new_exception, storage_exception,
 };
 use super::clock::{Clock, system_now_ms};
 use super::configuration::{Configuration, describe};
@@ -22,20 +22,23 @@ use super::memcached::MemcachedStorage;
 use super::redis::RedisStorage;
 use super::reentry::{Busy, refuse_reconstruction};
 use super::shared_memory::{ApcuStorage, SharedMemoryStorage};
+use super::status::CircuitStatus;
 use super::storage::InMemoryStorage;
 use super::typed::Bytes;
 use super::userland_storage::{UserlandKeyValue, missing_primitives, userland_storage};
 use crate::breaker::{Breaker, Event, Permission};
 use crate::core::config::Config;
 use crate::core::counts::Outcome;
-use crate::core::duration::{Millis, format_float, seconds_to_millis};
+use crate::core::duration::{Millis, checked_millis, format_float, seconds_to_millis};
 use crate::core::error::ConfigError;
+use crate::core::machine::Command;
 use crate::storage::kv::KvStorage;
 use crate::storage::{Storage, StorageError};
 
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\CircuitBreaker")]
 #[php(implements(ce = circuit_breaker_interface, stub = "\\Zeusi\\CircuitBreaker\\CircuitBreakerInterface"))]
+#[php(implements(ce = manual_control_interface, stub = "\\Zeusi\\CircuitBreaker\\ManualControlInterface"))]
 pub struct CircuitBreaker {
     service: Vec<u8>,
     config: Rc<Config>,
@@ -155,6 +158,66 @@ impl CircuitBreaker {
     pub fn get_service(&self) -> Bytes<'_> {
         Bytes(&self.service)
     }
+
+    /// No call is permitted for `$duration` seconds, whatever the outcomes,
+    /// on every worker and server sharing the storage; then the circuit is
+    /// closed with a fresh window.
+    pub fn force_open(&self, duration: f64) -> Result<(), PhpException> {
+        finish(forced_duration_ms(duration).and_then(|duration| self.command(Command::ForceOpen(duration))))
+    }
+
+    /// Every call is permitted for `$duration` seconds; outcomes are still
+    /// counted but open nothing. Then the circuit is closed with a fresh window.
+    pub fn force_closed(&self, duration: f64) -> Result<(), PhpException> {
+        finish(forced_duration_ms(duration).and_then(|duration| self.command(Command::ForceClosed(duration))))
+    }
+
+    /// Closed now, with a fresh window, ending any forced state and backoff.
+    pub fn reset(&self) -> Result<(), PhpException> {
+        finish(self.command(Command::Reset))
+    }
+
+    /// A `Status\CircuitStatus`: the state the next call finds (changing
+    /// nothing), since and until when, the open duration and the window.
+    pub fn get_status(&self) -> Result<StatusObject, PhpException> {
+        let status = match self.with_core(&mut |_| {}, |breaker, now, _| breaker.status(now)) {
+            Ok((status, _)) => status
+                .map(|(status, window)| {
+                    StatusObject(CircuitStatus::of_breaker(&self.service, status, &window, &self.config))
+                })
+                .map_err(|error| storage_exception(error.to_string())),
+            Err(Interrupted::Reentered(exception)) => Err(exception),
+            // The engine ignores what a method returns while the script ends.
+            Err(Interrupted::Ending) => Ok(StatusObject(Zval::new())),
+            Err(Interrupted::Panicked(message)) => Err(storage_exception(internal_error(&message).to_string())),
+        };
+        finish(status)
+    }
+}
+
+/// A duration of a forced state, checked: 1 s to 30 days.
+fn forced_duration_ms(duration: f64) -> Result<Millis, PhpException> {
+    checked_millis(
+        "duration",
+        duration,
+        crate::core::duration::SECOND,
+        crate::core::duration::THIRTY_DAYS,
+        "1 to 2592000 seconds (30 days)",
+    )
+    .map_err(invalid_configuration)
+}
+
+/// A `CircuitStatus` object, typed for the method's signature.
+pub struct StatusObject(pub Zval);
+
+impl IntoZval for StatusObject {
+    const TYPE: ext_php_rs::flags::DataType =
+        ext_php_rs::flags::DataType::object("Zeusi\\CircuitBreaker\\Status\\CircuitStatus");
+    const NULLABLE: bool = false;
+    fn set_zval(self, zval: &mut Zval, _persistent: bool) -> ext_php_rs::error::Result<()> {
+        *zval = self.0;
+        Ok(())
+    }
 }
 
 impl CircuitBreaker {
@@ -231,6 +294,14 @@ impl CircuitBreaker {
         Ok(result)
     }
 
+    /// Stores an operator's command and delivers its event. A storage that
+    /// fails throws: the operator must know the command did not land.
+    fn command(&self, command: Command) -> Result<(), PhpException> {
+        let not_stored = Err(StorageError::Unavailable("the command was not stored".into()));
+        self.with_events(not_stored, |breaker, now, emit| breaker.command(command, now, emit))?
+            .map_err(|error| storage_exception(error.to_string()))
+    }
+
     /// Acquires a permission and delivers the events it caused.
     pub fn acquire(&self) -> Result<Permission, PhpException> {
         self.with_events(Permission::Permitted, |breaker, now, emit| breaker.acquire(now, emit))
@@ -269,7 +340,11 @@ impl CircuitBreaker {
 
     fn php_event(&self, event: Event) -> PhpEvent {
         match event {
-            Event::Opened { previous, cause } => {
+            Event::Opened {
+                previous,
+                cause,
+                open_duration_ms,
+            } => {
                 let rule =
                     ZendClassObject::<Configuration>::from_zend_obj(self.configuration.object().expect("an object"))
                         .and_then(|configuration| configuration.obj.as_ref())
@@ -281,9 +356,15 @@ impl CircuitBreaker {
                     rule,
                     matching: cause.matching,
                     evaluated: cause.evaluated,
+                    open_duration: open_duration_ms as f64 / 1_000.0,
                 }
             }
             Event::HalfOpened => PhpEvent::HalfOpened,
+            Event::Forced { phase, duration_ms } => PhpEvent::Forced {
+                state: phase.into(),
+                duration: duration_ms as f64 / 1_000.0,
+            },
+            Event::Reset => PhpEvent::Reset,
             Event::Closed => PhpEvent::Closed,
             Event::Rejected { phase } => PhpEvent::Rejected { state: phase.into() },
             Event::StorageFailed(error) => PhpEvent::StorageFailed {

@@ -44,6 +44,7 @@ macro_rules! class_slots {
 
 class_slots!(
     CIRCUIT_BREAKER_INTERFACE,
+    MANUAL_CONTROL_INTERFACE,
     CLOCK_INTERFACE,
     STORAGE_INTERFACE,
     OPENING_RULE_INTERFACE,
@@ -60,6 +61,9 @@ class_slots!(
 /// `fn() -> &ClassEntry` getters for `#[php(implements(ce = ...))]`.
 pub fn circuit_breaker_interface() -> &'static ClassEntry {
     CIRCUIT_BREAKER_INTERFACE.get()
+}
+pub fn manual_control_interface() -> &'static ClassEntry {
+    MANUAL_CONTROL_INTERFACE.get()
 }
 pub fn clock_interface() -> &'static ClassEntry {
     CLOCK_INTERFACE.get()
@@ -85,6 +89,7 @@ pub fn outcome_classifier_interface() -> &'static ClassEntry {
 
 const STATE: &str = "Zeusi\\CircuitBreaker\\State";
 const OUTCOME: &str = "Zeusi\\CircuitBreaker\\Outcome";
+const CIRCUIT_STATUS: &str = "Zeusi\\CircuitBreaker\\Status\\CircuitStatus";
 
 fn abstract_method(name: &str) -> FunctionBuilder<'static> {
     FunctionBuilder::new_abstract(name)
@@ -121,6 +126,28 @@ pub fn register_interfaces() -> ext_php_rs::error::Result<()> {
         ],
     )
     .registration(|ce, _| CIRCUIT_BREAKER_INTERFACE.set(ce))
+    .register()?;
+    // Apart from CircuitBreakerInterface, so that breakers written in PHP
+    // against it keep working: adding methods to an interface breaks every
+    // class that implements it.
+    interface(
+        "ManualControlInterface",
+        vec![
+            abstract_method("forceOpen")
+                .arg(arg("duration", DataType::Double))
+                .returns(DataType::Void, false, false),
+            abstract_method("forceClosed")
+                .arg(arg("duration", DataType::Double))
+                .returns(DataType::Void, false, false),
+            abstract_method("reset").returns(DataType::Void, false, false),
+            abstract_method("getStatus").returns(DataType::object(CIRCUIT_STATUS), false, false),
+        ],
+    )
+    .implements((
+        circuit_breaker_interface,
+        "Zeusi\\CircuitBreaker\\CircuitBreakerInterface",
+    ))
+    .registration(|ce, _| MANUAL_CONTROL_INTERFACE.set(ce))
     .register()?;
     interface(
         "Clock\\ClockInterface",

@@ -314,11 +314,13 @@ pub struct Configuration {
 
 #[php_impl]
 impl Configuration {
+    #[php(optional = maxOpenDuration)]
     pub fn __construct(
         timeWindow: f64,
         openingRules: &ZendHashTable,
         openDuration: f64,
         halfOpenPolicy: PolicyArg<'_>,
+        maxOpenDuration: Option<f64>,
     ) -> Checked<Self> {
         let mut rules = Vec::with_capacity(openingRules.len());
         let mut given = Vec::with_capacity(openingRules.len());
@@ -344,7 +346,10 @@ impl Configuration {
                     "a RampPolicy or a PermittedCallsPolicy",
                 ))
             })?;
-        let config = checked(Config::new(timeWindow, rules, openDuration, policy))?;
+        let config = checked(
+            Config::new(timeWindow, rules, openDuration, policy)
+                .and_then(|config| config.with_max_open_duration(maxOpenDuration)),
+        )?;
         Ok(Self {
             config: Rc::new(config),
             rules: given,
@@ -365,6 +370,12 @@ impl Configuration {
     #[php(getter)]
     pub fn get_open_duration(&self) -> f64 {
         self.config.open_duration_ms as f64 / 1_000.0
+    }
+
+    /// The cap of the backoff of the open duration; null: no backoff.
+    #[php(getter)]
+    pub fn get_max_open_duration(&self) -> Option<f64> {
+        self.config.max_open_duration_ms.map(|ms| ms as f64 / 1_000.0)
     }
 
     #[php(getter)]

@@ -22,11 +22,13 @@ macro_rules! event_class {
     };
 }
 
-event_class!(CircuitOpened, "Zeusi\\CircuitBreaker\\Event\\CircuitOpened", previous_state: State, opening_cause: Zval);
+event_class!(CircuitOpened, "Zeusi\\CircuitBreaker\\Event\\CircuitOpened", previous_state: State, opening_cause: Zval, open_duration: f64);
 event_class!(CircuitHalfOpened, "Zeusi\\CircuitBreaker\\Event\\CircuitHalfOpened");
 event_class!(CircuitClosed, "Zeusi\\CircuitBreaker\\Event\\CircuitClosed");
 event_class!(CallRejected, "Zeusi\\CircuitBreaker\\Event\\CallRejected", state: State);
 event_class!(StorageFailed, "Zeusi\\CircuitBreaker\\Event\\StorageFailed", exception: Zval);
+event_class!(CircuitForced, "Zeusi\\CircuitBreaker\\Event\\CircuitForced", state: State, duration: f64);
+event_class!(CircuitReset, "Zeusi\\CircuitBreaker\\Event\\CircuitReset");
 
 #[php_impl]
 impl CircuitOpened {
@@ -44,6 +46,41 @@ impl CircuitOpened {
     #[php(getter)]
     pub fn get_opening_cause(&self) -> Zval {
         self.opening_cause.shallow_clone()
+    }
+    /// The seconds it opened for, backoff included.
+    #[php(getter)]
+    pub fn get_open_duration(&self) -> f64 {
+        self.open_duration
+    }
+}
+
+#[php_impl]
+impl CircuitForced {
+    pub fn get_service(&self) -> String {
+        self.service.clone()
+    }
+    pub fn get_time(&self) -> f64 {
+        self.time
+    }
+    /// `State::Open` or `State::Closed`.
+    #[php(getter)]
+    pub fn get_state(&self) -> State {
+        self.state
+    }
+    /// The seconds the state is forced for.
+    #[php(getter)]
+    pub fn get_duration(&self) -> f64 {
+        self.duration
+    }
+}
+
+#[php_impl]
+impl CircuitReset {
+    pub fn get_service(&self) -> String {
+        self.service.clone()
+    }
+    pub fn get_time(&self) -> f64 {
+        self.time
     }
 }
 
@@ -130,8 +167,14 @@ pub enum PhpEvent {
         rule: Zval,
         matching: u64,
         evaluated: u64,
+        open_duration: f64,
     },
     HalfOpened,
+    Forced {
+        state: State,
+        duration: f64,
+    },
+    Reset,
     Closed,
     Rejected {
         state: State,
@@ -153,6 +196,7 @@ impl PhpEvent {
                 rule,
                 matching,
                 evaluated,
+                open_duration,
             } => {
                 let cause = object_of(OpeningCause {
                     opening_rule: rule,
@@ -164,9 +208,17 @@ impl PhpEvent {
                     time,
                     previous_state: previous,
                     opening_cause: cause,
+                    open_duration,
                 })
             }
             Self::HalfOpened => object_of(CircuitHalfOpened { service, time }),
+            Self::Forced { state, duration } => object_of(CircuitForced {
+                service,
+                time,
+                state,
+                duration,
+            }),
+            Self::Reset => object_of(CircuitReset { service, time }),
             Self::Closed => object_of(CircuitClosed { service, time }),
             Self::Rejected { state } => object_of(CallRejected { service, time, state }),
             Self::StorageFailed { exception } => object_of(StorageFailed {

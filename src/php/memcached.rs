@@ -56,4 +56,15 @@ impl MemcachedStorage {
             storage: memcached_storage(servers, prefix.into_bytes(), timeout),
         })
     }
+
+    /// Always throws a `StorageException`: Memcached cannot enumerate its
+    /// keys. Keep the names of your services, and ask each breaker's
+    /// `getStatus()`.
+    #[php(defaults(prefix = String::new()))]
+    pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
+        let _ = prefix;
+        Err(super::classes::storage_exception(
+            "MemcachedStorage cannot list circuits: Memcached cannot enumerate its keys. Keep the names of your services and call getStatus() on their breakers".into(),
+        ))
+    }
 }

@@ -15,6 +15,7 @@ mod memcached;
 mod redis;
 mod reentry;
 mod shared_memory;
+mod status;
 mod storage;
 mod typed;
 mod userland_storage;
@@ -97,6 +98,9 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<events::CircuitClosed>()
         .class::<events::CallRejected>()
         .class::<events::StorageFailed>()
+        .class::<events::CircuitForced>()
+        .class::<events::CircuitReset>()
+        .class::<status::CircuitStatus>()
         .class::<breaker::CircuitBreaker>()
         .class::<execution::CallExecutor>()
         .class::<execution::CallGate>()

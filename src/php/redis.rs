@@ -86,4 +86,12 @@ impl RedisStorage {
         })?;
         Ok(Self { storage })
     }
+
+    /// The status of every circuit of this prefix whose service starts with
+    /// `$prefix`: SCAN on every master (never KEYS), then one read per
+    /// circuit. Window counts are left out (null).
+    #[php(defaults(prefix = String::new()))]
+    pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
+        super::status::list_circuits(&self.storage, &prefix, super::clock::system_now_ms())
+    }
 }

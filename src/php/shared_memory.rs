@@ -10,12 +10,16 @@ use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::prelude::*;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
+use ext_php_rs::types::Zval;
+
 use super::classes::storage_interface;
+use super::status::list_circuits;
 use crate::core::counts::Tally;
 use crate::core::duration::Millis;
 use crate::core::machine::CircuitState;
+use crate::core::window::WindowGeometry;
 use crate::storage::shm::{DEFAULT_MAX_SHARE, Segment, SharedMemoryStorage as ShmStorage, parse_size};
-use crate::storage::{OutcomeRecord, Storage, StorageError};
+use crate::storage::{ListedCircuit, OutcomeRecord, Storage, StorageError};
 
 pub const SIZE_SETTING: &str = "circuit_breaker.shm_size";
 const DEFAULT_SIZE: &str = "32M";
@@ -192,6 +196,21 @@ impl Storage for SharedStorage {
         self.ready()?.admit_half_open(service, state, ttl_ms)
     }
 
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        self.ready()?.read_window(service, generation, window, slot_count, now)
+    }
+
+    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        self.ready()?.list_circuits(prefix)
+    }
+
     fn max_slots(&self) -> Option<usize> {
         Some(crate::storage::shm::SLOTS)
     }
@@ -224,6 +243,14 @@ impl SharedMemoryStorage {
         Self {
             storage: shared_storage(prefix),
         }
+    }
+
+    /// The status of every circuit of this prefix in the segment whose
+    /// service starts with `$prefix`: one pass over the table, no lock.
+    /// Window counts are left out (null).
+    #[php(defaults(prefix = String::new()))]
+    pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
+        list_circuits(&self.storage, &prefix, super::clock::system_now_ms())
     }
 }
 

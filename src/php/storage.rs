@@ -6,9 +6,12 @@ use std::rc::Rc;
 use super::args::ClockArg;
 use ext_php_rs::prelude::*;
 
-use super::classes::storage_interface;
+use ext_php_rs::types::Zval;
+
+use super::classes::{logic_exception, storage_interface};
 use super::clock::Clock;
 use super::reentry::refuse_reconstruction;
+use super::status::list_circuits;
 use crate::storage::memory::InMemoryStorage as MemoryStorage;
 
 #[php_class]
@@ -36,5 +39,17 @@ impl InMemoryStorage {
             clock,
             busy: Cell::new(false),
         })
+    }
+
+    /// The status of every circuit whose service starts with `$prefix`, at
+    /// the storage's clock; window counts are left out (null).
+    #[php(defaults(prefix = String::new()))]
+    pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
+        if self.busy.get() {
+            return Err(logic_exception(
+                "InMemoryStorage::listCircuits() was called while a breaker is at work on this storage, by its clock: such calls are refused".into(),
+            ));
+        }
+        list_circuits(&self.storage, &prefix, self.clock.now_ms())
     }
 }

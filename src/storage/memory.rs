@@ -9,10 +9,11 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
-use super::{OutcomeRecord, Storage, StorageError};
+use super::{ListedCircuit, OutcomeRecord, Storage, StorageError};
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::CircuitState;
+use crate::core::window::WindowGeometry;
 
 /// The time a storage expires its entries by. The PHP layer passes the
 /// user's clock, so that a mock clock moves expiry too.
@@ -245,6 +246,41 @@ impl Storage for InMemoryStorage {
             };
             (circuit.state, tally)
         }))
+    }
+
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        let clock_now = (self.clock)();
+        let circuits = self.circuits.borrow();
+        let mut sums = vec![0; slot_count];
+        if let Some(circuit) = circuits
+            .get(service, clock_now)
+            .filter(|circuit| circuit.generation == generation)
+        {
+            for counters in circuit.buckets.range(window.buckets_covering(now)).map(|(_, c)| c) {
+                for (sum, value) in sums.iter_mut().zip(counters) {
+                    *sum += value;
+                }
+            }
+        }
+        Ok(sums)
+    }
+
+    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        let now = (self.clock)();
+        let circuits = self.circuits.borrow();
+        Ok(circuits
+            .entries
+            .iter()
+            .filter(|(name, circuit)| name.starts_with(prefix) && !circuit.is_expired(now))
+            .map(|(name, circuit)| (name.clone(), circuit.state))
+            .collect())
     }
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {

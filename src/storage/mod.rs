@@ -28,7 +28,23 @@ pub enum StorageError {
     Full(String),
     #[error("{0}")]
     Userland(String),
+    /// The storage cannot do what was asked, by its nature (Memcached cannot list keys).
+    #[error("{0}")]
+    Unsupported(String),
 }
+
+/// What a process remembers of a circuit it found open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RememberedOpen {
+    /// When the open state ends.
+    pub until: Millis,
+    /// Until when the memory is trusted without asking the storage again:
+    /// an operator's command may end the open state earlier.
+    pub recheck_at: Millis,
+}
+
+/// A circuit found by a listing: its service and stored state.
+pub type ListedCircuit = (Vec<u8>, CircuitState);
 
 /// One outcome to count, with what is needed to read back its window.
 #[derive(Debug, Clone, Copy)]
@@ -105,6 +121,25 @@ pub trait Storage {
     /// many asked in that generation, this one included.
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError>;
 
+    /// The window of `generation` at `now` (counter values summed over its
+    /// buckets, `slot_count` of them), counting nothing: the status view.
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError>;
+
+    /// Every circuit of this storage object whose service starts with
+    /// `prefix`, with its stored state, in no particular order.
+    fn list_circuits(&self, _prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        Err(StorageError::Unsupported(
+            "this storage cannot list its circuits".into(),
+        ))
+    }
+
     /// How many counters a bucket can hold, when the storage has a limit:
     /// a configuration needing more is refused when the breaker is made.
     fn max_slots(&self) -> Option<usize> {
@@ -114,10 +149,10 @@ pub trait Storage {
     /// Until when this process knows the circuit is open, for storages where
     /// asking costs a round trip. An open circuit ends only by time, so the
     /// answer stays exact until then.
-    fn remembered_open_until(&self, _service: &[u8]) -> Option<Millis> {
+    fn remembered_open_until(&self, _service: &[u8]) -> Option<RememberedOpen> {
         None
     }
 
     /// Remembers until when the circuit is open (`None`: forget it).
-    fn remember_open_until(&self, _service: &[u8], _until: Option<Millis>) {}
+    fn remember_open_until(&self, _service: &[u8], _until: Option<RememberedOpen>) {}
 }

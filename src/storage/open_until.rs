@@ -14,6 +14,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use super::RememberedOpen;
 use crate::core::duration::Millis;
 
 /// How many open circuits a worker remembers at most.
@@ -21,7 +22,7 @@ pub const MAX_CIRCUITS: usize = 4_096;
 
 thread_local! {
     /// Until when each circuit is open, by [`circuit_key`].
-    static OPEN_UNTIL: RefCell<HashMap<Vec<u8>, Millis>> = RefCell::default();
+    static OPEN_UNTIL: RefCell<HashMap<Vec<u8>, RememberedOpen>> = RefCell::default();
 }
 
 /// `storage`, `prefix` and `service`, each after its length: no two
@@ -36,12 +37,12 @@ fn circuit_key(storage: &str, prefix: &[u8], service: &[u8]) -> Vec<u8> {
     key
 }
 
-pub fn remembered(storage: &str, prefix: &[u8], service: &[u8]) -> Option<Millis> {
+pub fn remembered(storage: &str, prefix: &[u8], service: &[u8]) -> Option<RememberedOpen> {
     let key = circuit_key(storage, prefix, service);
     OPEN_UNTIL.with_borrow(|open| open.get(&key).copied())
 }
 
-pub fn remember(storage: &str, prefix: &[u8], service: &[u8], until: Option<Millis>) {
+pub fn remember(storage: &str, prefix: &[u8], service: &[u8], until: Option<RememberedOpen>) {
     let key = circuit_key(storage, prefix, service);
     OPEN_UNTIL.with_borrow_mut(|open| match until {
         Some(until) => {
@@ -66,10 +67,13 @@ fn system_now() -> Millis {
 
 /// Forgets the circuits whose open time is over; when none is, the one
 /// that closes soonest.
-fn make_room(open: &mut HashMap<Vec<u8>, Millis>, now: Millis) {
-    open.retain(|_, until| *until > now);
+fn make_room(open: &mut HashMap<Vec<u8>, RememberedOpen>, now: Millis) {
+    open.retain(|_, remembered| remembered.until > now);
     if open.len() >= MAX_CIRCUITS
-        && let Some(soonest) = open.iter().min_by_key(|(_, until)| **until).map(|(key, _)| key.clone())
+        && let Some(soonest) = open
+            .iter()
+            .min_by_key(|(_, remembered)| remembered.until)
+            .map(|(key, _)| key.clone())
     {
         open.remove(&soonest);
     }
@@ -79,6 +83,13 @@ fn make_room(open: &mut HashMap<Vec<u8>, Millis>, now: Millis) {
 mod tests {
     use super::*;
 
+    fn open(until: Millis) -> RememberedOpen {
+        RememberedOpen {
+            until,
+            recheck_at: until,
+        }
+    }
+
     fn clear() {
         OPEN_UNTIL.with_borrow_mut(HashMap::clear);
     }
@@ -86,8 +97,8 @@ mod tests {
     #[test]
     fn prefix_and_service_are_kept_apart() {
         clear();
-        remember("memcached:a", b"shop", b"api", Some(1_000));
-        assert_eq!(remembered("memcached:a", b"shop", b"api"), Some(1_000));
+        remember("memcached:a", b"shop", b"api", Some(open(1_000)));
+        assert_eq!(remembered("memcached:a", b"shop", b"api"), Some(open(1_000)));
         assert_eq!(remembered("memcached:a", b"shopa", b"pi"), None);
         assert_eq!(remembered("memcached:a", b"", b"shopapi"), None);
         assert_eq!(remembered("memcached:b", b"shop", b"api"), None);
@@ -100,19 +111,24 @@ mod tests {
         clear();
         let now = system_now();
         let far = now + 3_600_000;
-        remember("s", b"", b"ended", Some(now - 1));
+        remember("s", b"", b"ended", Some(open(now - 1)));
         for index in 0..MAX_CIRCUITS - 2 {
-            remember("s", b"", index.to_string().as_bytes(), Some(far + index as Millis));
+            remember(
+                "s",
+                b"",
+                index.to_string().as_bytes(),
+                Some(open(far + index as Millis)),
+            );
         }
-        remember("s", b"", b"soonest", Some(now + 60_000));
-        remember("s", b"", b"new", Some(far));
+        remember("s", b"", b"soonest", Some(open(now + 60_000)));
+        remember("s", b"", b"new", Some(open(far)));
         OPEN_UNTIL.with_borrow(|open| assert_eq!(open.len(), MAX_CIRCUITS));
         assert_eq!(remembered("s", b"", b"ended"), None, "ended: forgotten first");
-        assert_eq!(remembered("s", b"", b"soonest"), Some(now + 60_000));
-        remember("s", b"", b"newer", Some(far));
+        assert_eq!(remembered("s", b"", b"soonest"), Some(open(now + 60_000)));
+        remember("s", b"", b"newer", Some(open(far)));
         assert_eq!(remembered("s", b"", b"soonest"), None, "then the soonest to end");
-        assert_eq!(remembered("s", b"", b"newer"), Some(far));
-        assert_eq!(remembered("s", b"", b"0"), Some(far));
+        assert_eq!(remembered("s", b"", b"newer"), Some(open(far)));
+        assert_eq!(remembered("s", b"", b"0"), Some(open(far)));
         OPEN_UNTIL.with_borrow(|open| assert_eq!(open.len(), MAX_CIRCUITS));
     }
 }

@@ -17,14 +17,14 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use circuit_breaker::breaker::{Breaker, Event, Permission};
+use circuit_breaker::breaker::{Breaker, Event, Permission, TRUST_REMEMBERED_OPEN_MS};
 use circuit_breaker::core::config::{Config, KEEP_DUE_STATE_MS};
 use circuit_breaker::core::counts::Outcome;
 use circuit_breaker::core::duration::Millis;
 use circuit_breaker::core::half_open::{HalfOpenPolicy, PowerCurve};
-use circuit_breaker::core::machine::Phase;
+use circuit_breaker::core::machine::{Command, Phase, Status, status_without_config};
 use circuit_breaker::core::rules::OpeningRule;
-use circuit_breaker::storage::Storage;
+use circuit_breaker::storage::{Storage, StorageError};
 
 /// The time of the test, in ms, shared by the suite and in-process storages.
 pub type Clock = Rc<Cell<Millis>>;
@@ -41,6 +41,18 @@ pub trait Backend {
     /// expire by the suite's clock, so time travel proves it instead.
     fn state_ttl_ms(&self, _prefix: &[u8], _service: &[u8]) -> Option<Millis> {
         None
+    }
+
+    /// A storage object as another server of the fleet has it: what it
+    /// remembers of open circuits is its own. By default, `storage`.
+    fn storage_of_another_server(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+        self.storage(prefix)
+    }
+
+    /// Whether its storages list their circuits (Memcached and the
+    /// key-value composition cannot).
+    fn lists_circuits(&self) -> bool {
+        true
     }
 }
 
@@ -71,6 +83,11 @@ impl Env {
 
     fn circuit<'a>(&'a self, prefix: &[u8], service: &[u8], config: &'a Config) -> Circuit<'a> {
         self.circuit_on(self.backend.storage(prefix), service, config)
+    }
+
+    /// A breaker of another server of the fleet, where operators run commands.
+    fn operator<'a>(&'a self, prefix: &[u8], service: &[u8], config: &'a Config) -> Circuit<'a> {
+        self.circuit_on(self.backend.storage_of_another_server(prefix), service, config)
     }
 
     fn circuit_on<'a>(&'a self, storage: Rc<dyn Storage>, service: &[u8], config: &'a Config) -> Circuit<'a> {
@@ -132,6 +149,30 @@ impl Circuit<'_> {
         self.breaker().state(self.env.clock.get()).expect("the state reads")
     }
 
+    fn command(&self, command: Command) {
+        let mut events = Vec::new();
+        self.breaker()
+            .command(command, self.env.clock.get(), &mut |event| events.push(event))
+            .expect("the command is stored");
+        self.events.borrow_mut().extend(events);
+    }
+
+    fn status(&self) -> (Status, Vec<u64>) {
+        self.breaker().status(self.env.clock.get()).expect("the status reads")
+    }
+
+    /// The open durations of the openings this breaker emitted, in ms.
+    fn open_durations(&self) -> Vec<Millis> {
+        self.events
+            .borrow()
+            .iter()
+            .filter_map(|event| match event {
+                Event::Opened { open_duration_ms, .. } => Some(*open_duration_ms),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// The transitions this breaker emitted, in order. Any storage failure
     /// fails the test: the suite runs on healthy storages.
     fn transitions(&self) -> Vec<&'static str> {
@@ -142,6 +183,9 @@ impl Circuit<'_> {
                 Event::Opened { .. } => Some("opened"),
                 Event::HalfOpened => Some("half_opened"),
                 Event::Closed => Some("closed"),
+                Event::Forced { phase: Phase::Open, .. } => Some("forced_open"),
+                Event::Forced { .. } => Some("forced_closed"),
+                Event::Reset => Some("reset"),
                 Event::Rejected { .. } => None,
                 Event::StorageFailed(error) => panic!("storage failed: {error}"),
             })
@@ -196,7 +240,7 @@ pub fn opens_at_threshold_with_minimum(env: &Env) {
     assert_eq!(circuit.state(), Phase::Open, "2 failures of 4 reach 50%");
     assert_eq!(circuit.transitions(), ["opened"]);
     match &circuit.events.borrow()[0] {
-        Event::Opened { previous, cause } => {
+        Event::Opened { previous, cause, .. } => {
             assert_eq!(*previous, Phase::Closed);
             assert_eq!((cause.rule_index, cause.matching, cause.evaluated), (0, 2, 4));
         }
@@ -602,6 +646,269 @@ pub fn every_window_size_covers_its_span(env: &Env) {
     }
 }
 
+/// Each reopening from half-open doubles the open duration up to the
+/// maximum; closing starts again from the configured one. Every storage
+/// object agrees, as the level lives in the stored state.
+pub fn backoff_doubles_the_open_duration_up_to_its_maximum(env: &Env) {
+    let config = failure_rate(10.0, 1).with_max_open_duration(Some(40.0)).unwrap();
+    let circuit = env.circuit(b"", b"payments", &config);
+    let other_worker = env.circuit(b"", b"payments", &config);
+    circuit.fail(4);
+    for wait in [10_000, 20_000, 40_000, 40_000] {
+        assert_eq!(circuit.acquire(), rejected_open(wait));
+        assert_eq!(other_worker.acquire(), rejected_open(wait), "every worker agrees");
+        assert_eq!(circuit.status().0.open_duration_ms, Some(wait));
+        env.sleep(wait - 1);
+        assert_eq!(circuit.acquire(), rejected_open(1));
+        env.sleep(1);
+        assert_eq!(circuit.acquire(), Permission::Permitted, "the trial call");
+        if wait == 40_000 && circuit.open_durations().len() == 4 {
+            circuit.succeed(1);
+        } else {
+            circuit.fail(1);
+        }
+    }
+    assert_eq!(circuit.state(), Phase::Closed, "a success closes");
+    assert_eq!(circuit.open_durations(), [10_000, 20_000, 40_000, 40_000]);
+    circuit.fail(4);
+    assert_eq!(circuit.acquire(), rejected_open(10_000), "closing reset the backoff");
+    assert_eq!(circuit.open_durations(), [10_000, 20_000, 40_000, 40_000, 10_000]);
+    assert_eq!(
+        circuit.transitions(),
+        [
+            "opened",
+            "half_opened",
+            "opened",
+            "half_opened",
+            "opened",
+            "half_opened",
+            "opened",
+            "half_opened",
+            "closed",
+            "opened"
+        ]
+    );
+}
+
+/// `forceOpen`: no call passes for its duration whatever the outcomes,
+/// on every storage object; then the circuit is closed with a fresh window.
+pub fn forced_open_rejects_every_call_until_it_ends(env: &Env) {
+    let config = failure_rate(10.0, 1);
+    let operator = env.operator(b"", b"payments", &config);
+    let worker = env.circuit(b"", b"payments", &config);
+    worker.fail(3);
+    operator.command(Command::ForceOpen(60_000));
+    assert_eq!(operator.transitions(), ["forced_open"]);
+    assert_eq!(worker.acquire(), rejected_open(60_000));
+    assert_eq!(worker.state(), Phase::Open);
+    worker.succeed(10);
+    env.sleep(59_999);
+    assert_eq!(worker.acquire(), rejected_open(1), "outcomes change nothing");
+    env.sleep(1);
+    assert_eq!(worker.state(), Phase::Closed);
+    assert_eq!(worker.acquire(), Permission::Permitted);
+    assert_eq!(worker.transitions(), ["closed"], "the end of the forced state, once");
+    worker.fail(3);
+    assert_eq!(
+        worker.state(),
+        Phase::Closed,
+        "a fresh window: the 3 earlier failures are gone"
+    );
+    worker.fail(1);
+    assert_eq!(worker.state(), Phase::Open);
+}
+
+/// `forceClosed`: every call passes for its duration; outcomes are counted
+/// but open nothing. Then a fresh window, without any event.
+pub fn forced_closed_counts_but_opens_nothing(env: &Env) {
+    let config = failure_rate(10.0, 1);
+    let worker = env.circuit(b"", b"payments", &config);
+    worker.fail(4);
+    assert_eq!(worker.state(), Phase::Open);
+    assert_eq!(worker.acquire(), rejected_open(OPEN_MS), "remembered open");
+    let operator = env.operator(b"", b"payments", &config);
+    operator.command(Command::ForceClosed(30_000));
+    env.sleep(TRUST_REMEMBERED_OPEN_MS);
+    assert_eq!(
+        worker.acquire(),
+        Permission::Permitted,
+        "forced closed, even with the open state remembered"
+    );
+    worker.fail(20);
+    assert_eq!(worker.state(), Phase::Closed);
+    assert_eq!(worker.acquire(), Permission::Permitted);
+    let (status, window) = worker.status();
+    assert!(status.forced);
+    assert_eq!(window.iter().sum::<u64>(), 20, "outcomes are counted");
+    env.sleep(30_000);
+    assert_eq!(worker.acquire(), Permission::Permitted);
+    assert!(!worker.status().0.forced);
+    assert_eq!(worker.status().1.iter().sum::<u64>(), 0, "a fresh window");
+    assert_eq!(
+        worker.transitions(),
+        ["opened"],
+        "the end of forced closed emits nothing"
+    );
+    worker.fail(4);
+    assert_eq!(worker.state(), Phase::Open, "rules apply again");
+}
+
+/// `reset`: closed now with a fresh window, from any state, forced or not;
+/// only the process that stored it emits `Reset`.
+pub fn reset_closes_with_a_fresh_window(env: &Env) {
+    let config = failure_rate(10.0, 1).with_max_open_duration(Some(40.0)).unwrap();
+    let worker = env.circuit(b"", b"payments", &config);
+    let operator = env.operator(b"", b"payments", &config);
+    worker.fail(4);
+    assert_eq!(worker.acquire(), rejected_open(OPEN_MS));
+    env.sleep(OPEN_MS);
+    assert_eq!(worker.acquire(), Permission::Permitted);
+    worker.fail(1);
+    assert_eq!(worker.acquire(), rejected_open(20_000), "backoff level 1");
+    operator.command(Command::Reset);
+    // A worker of another server may trust what it remembers a while.
+    env.sleep(TRUST_REMEMBERED_OPEN_MS);
+    assert_eq!(
+        worker.acquire(),
+        Permission::Permitted,
+        "the reset reaches a worker that saw it open"
+    );
+    assert_eq!(worker.state(), Phase::Closed);
+    worker.fail(3);
+    assert_eq!(worker.state(), Phase::Closed, "a fresh window");
+    worker.fail(1);
+    assert_eq!(worker.acquire(), rejected_open(OPEN_MS), "the reset ended the backoff");
+    operator.command(Command::ForceOpen(3_600_000));
+    operator.command(Command::Reset);
+    env.sleep(TRUST_REMEMBERED_OPEN_MS);
+    assert_eq!(worker.acquire(), Permission::Permitted, "a reset ends a forced state");
+    assert_eq!(operator.transitions(), ["reset", "forced_open", "reset"]);
+    assert_eq!(
+        worker.transitions(),
+        ["opened", "half_opened", "opened", "opened"],
+        "commands are emitted by the operator alone"
+    );
+}
+
+/// The status of a breaker: the state the next call finds, since and until
+/// when, its open duration, and the window as its rules count it.
+pub fn status_tells_state_times_and_window(env: &Env) {
+    let config = Config::new(
+        30.0,
+        vec![
+            OpeningRule::failure_rate(50.0, 10).unwrap(),
+            OpeningRule::slow_call_rate(2.0, 80.0, 10).unwrap(),
+        ],
+        10.0,
+        HalfOpenPolicy::permitted_calls(30.0, 1).unwrap(),
+    )
+    .unwrap();
+    let circuit = env.circuit(b"", b"payments", &config);
+    let (status, window) = circuit.status();
+    assert_eq!(
+        (status.phase, status.forced, status.since, status.until),
+        (Phase::Closed, false, None, None)
+    );
+    assert_eq!(window.iter().sum::<u64>(), 0);
+    circuit.register(Outcome::Success, Some(2_500));
+    circuit.register(Outcome::Failure, Some(100));
+    circuit.register(Outcome::Success, None);
+    let (_, window) = circuit.status();
+    let counts = circuit_breaker::core::counts::WindowCounts {
+        bands: &config.bands,
+        slots: &window,
+    };
+    assert_eq!(
+        (counts.total(), counts.failures(), counts.slow(Outcome::Success, 2_000)),
+        (3, 1, 1)
+    );
+    let opened_at = env.clock.get();
+    circuit.fail(7);
+    let (status, window) = circuit.status();
+    assert_eq!(status.phase, Phase::Open);
+    assert_eq!(
+        (status.since, status.until),
+        (Some(opened_at), Some(opened_at + 10_000))
+    );
+    assert_eq!(status.open_duration_ms, Some(10_000));
+    assert_eq!(window.iter().sum::<u64>(), 0, "the open state counts nothing yet");
+    env.sleep(10_000);
+    let (status, _) = circuit.status();
+    assert_eq!(
+        (status.phase, status.since, status.until),
+        (Phase::HalfOpen, Some(opened_at + 10_000), None)
+    );
+    assert_eq!(circuit.transitions(), ["opened"], "a status changes nothing");
+    circuit.command(Command::ForceClosed(60_000));
+    let (status, _) = circuit.status();
+    let now = env.clock.get();
+    assert_eq!(
+        (status.phase, status.forced, status.since, status.until),
+        (Phase::Closed, true, Some(now), Some(now + 60_000))
+    );
+}
+
+/// A listing shows every circuit of its storage's prefix whose service
+/// starts with the given one, with what its stored state says, no
+/// configuration at hand.
+pub fn listings_show_every_circuit_without_configuration(env: &Env) {
+    let config = failure_rate(10.0, 1).with_max_open_duration(Some(40.0)).unwrap();
+    let storage = env.backend.storage(b"app:");
+    let listed = storage.list_circuits(b"");
+    if !env.backend.lists_circuits() {
+        assert!(matches!(listed, Err(StorageError::Unsupported(_))), "{listed:?}");
+        return;
+    }
+    assert_eq!(listed.unwrap(), [], "nothing yet");
+    let open = env.circuit_on(storage.clone(), b"svc-open", &config);
+    let forced = env.circuit_on(storage.clone(), b"svc-forced", &config);
+    let closed = env.circuit_on(storage.clone(), b"other closed", &config);
+    env.circuit(b"other-app:", b"svc-elsewhere", &config).fail(4);
+    open.fail(4);
+    let opened_at = env.clock.get();
+    forced.command(Command::ForceOpen(120_000));
+    closed.succeed(1);
+    let now = env.clock.get();
+    let mut listed: Vec<(Vec<u8>, Status)> = storage
+        .list_circuits(b"")
+        .unwrap()
+        .into_iter()
+        .map(|(service, state)| (service, status_without_config(state, now)))
+        .collect();
+    listed.sort_by(|a, b| a.0.cmp(&b.0));
+    let names: Vec<&[u8]> = listed.iter().map(|(service, _)| service.as_slice()).collect();
+    assert_eq!(names, [&b"other closed"[..], b"svc-forced", b"svc-open"]);
+    let (closed, forced, open) = (listed[0].1, listed[1].1, listed[2].1);
+    assert_eq!(
+        (closed.phase, closed.forced, closed.until),
+        (Phase::Closed, false, None)
+    );
+    assert_eq!(
+        (forced.phase, forced.forced, forced.until),
+        (Phase::Open, true, Some(now + 120_000))
+    );
+    assert_eq!(
+        (open.phase, open.since, open.until, open.open_duration_ms),
+        (Phase::Open, Some(opened_at), Some(opened_at + 10_000), Some(10_000))
+    );
+    let only: Vec<Vec<u8>> = storage
+        .list_circuits(b"svc-")
+        .unwrap()
+        .into_iter()
+        .map(|(service, _)| service)
+        .collect();
+    assert_eq!(only.len(), 2, "{only:?}");
+    env.sleep(10_000);
+    let open = storage
+        .list_circuits(b"svc-open")
+        .unwrap()
+        .into_iter()
+        .map(|(_, state)| status_without_config(state, env.clock.get()))
+        .next()
+        .unwrap();
+    assert_eq!(open.phase, Phase::HalfOpen, "an open state past its end");
+}
+
 /// Calls `then!` with the list of every behaviour, so that each runner
 /// (a `#[test]` per behaviour, or one loop) runs them all.
 macro_rules! behaviours {
@@ -621,7 +928,13 @@ macro_rules! behaviours {
             odd_names_are_circuits_of_their_own,
             prefixes_isolate_applications,
             transitions_are_emitted_once_across_storage_objects,
-            breakers_with_different_rules_share_a_circuit
+            breakers_with_different_rules_share_a_circuit,
+            backoff_doubles_the_open_duration_up_to_its_maximum,
+            forced_open_rejects_every_call_until_it_ends,
+            forced_closed_counts_but_opens_nothing,
+            reset_closes_with_a_fresh_window,
+            status_tells_state_times_and_window,
+            listings_show_every_circuit_without_configuration
         ] }
     };
 }

@@ -23,10 +23,12 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::{OutcomeRecord, Storage, StorageError, open_until};
+use super::{OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
+use crate::core::config::MAX_BACKOFF_LEVEL;
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
+use crate::core::window::WindowGeometry;
 
 /// The primitives a key-value store provides. Keys are printable ASCII;
 /// values are the decimal text of integers, or a state's text. `shard`
@@ -69,13 +71,20 @@ pub trait KeyValue {
     }
 }
 
+/// The text of a state: `<phase>:<generation>:<since>`, followed by
+/// `:<until>:<backoff>:<forced>` when any of them is set (so a plain state
+/// reads as before, and as the Redis scripts' default `0:0:0`).
 pub fn encode_state(state: CircuitState) -> String {
     let phase = match state.phase {
         Phase::Closed => 0,
         Phase::Open => 1,
         Phase::HalfOpen => 2,
     };
-    format!("{phase}:{}:{}", state.generation, state.since)
+    let plain = format!("{phase}:{}:{}", state.generation, state.since);
+    if state.until == 0 && state.backoff == 0 && !state.forced {
+        return plain;
+    }
+    format!("{plain}:{}:{}:{}", state.until, state.backoff, u8::from(state.forced))
 }
 
 /// Larger generations and instants are no state this storage wrote: taken
@@ -84,7 +93,7 @@ const MAX_STATE_NUMBER: u64 = 1 << 53;
 
 pub fn decode_state(encoded: &[u8]) -> Option<CircuitState> {
     let encoded = std::str::from_utf8(encoded).ok()?;
-    let mut parts = encoded.splitn(3, ':');
+    let mut parts = encoded.split(':');
     let phase = match parts.next()? {
         "0" => Phase::Closed,
         "1" => Phase::Open,
@@ -93,11 +102,28 @@ pub fn decode_state(encoded: &[u8]) -> Option<CircuitState> {
     };
     let generation: u64 = parts.next()?.parse().ok()?;
     let since: Millis = parts.next()?.parse().ok()?;
-    (generation <= MAX_STATE_NUMBER && since.unsigned_abs() <= MAX_STATE_NUMBER).then_some(CircuitState {
+    let mut state = CircuitState {
         phase,
         generation,
         since,
-    })
+        ..CircuitState::INITIAL
+    };
+    if let Some(until) = parts.next() {
+        state.until = until.parse().ok()?;
+        state.backoff = parts.next()?.parse().ok()?;
+        state.forced = match parts.next()? {
+            "0" => false,
+            "1" => true,
+            _ => return None,
+        };
+    }
+    let sane = |number: i64| number.unsigned_abs() <= MAX_STATE_NUMBER;
+    (parts.next().is_none()
+        && generation <= MAX_STATE_NUMBER
+        && sane(since)
+        && sane(state.until)
+        && state.backoff <= MAX_BACKOFF_LEVEL)
+        .then_some(state)
 }
 
 /// How long a state replacing garbage is kept when the call that found it
@@ -236,6 +262,7 @@ impl<K: KeyValue> KvStorage<K> {
             phase: Phase::Closed,
             generation: fresh_generation(),
             since: 0,
+            ..CircuitState::INITIAL
         };
         let replaced = self.backend.compare_and_set(
             shard_of(service),
@@ -403,12 +430,12 @@ impl<K: KeyValue> Storage for KvStorage<K> {
         self.backend.begin_call();
     }
 
-    fn remembered_open_until(&self, service: &[u8]) -> Option<Millis> {
+    fn remembered_open_until(&self, service: &[u8]) -> Option<RememberedOpen> {
         let circuits = self.open_circuits.as_ref()?;
         open_until::remembered(&circuits.storage, &circuits.prefix, service)
     }
 
-    fn remember_open_until(&self, service: &[u8], until: Option<Millis>) {
+    fn remember_open_until(&self, service: &[u8], until: Option<RememberedOpen>) {
         if let Some(circuits) = &self.open_circuits {
             open_until::remember(&circuits.storage, &circuits.prefix, service, until);
         }
@@ -469,6 +496,30 @@ impl<K: KeyValue> Storage for KvStorage<K> {
         ))
     }
 
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        let name = (self.name)(service);
+        let keys: Vec<Vec<u8>> = window
+            .buckets_covering(now)
+            .flat_map(|bucket| (0..slot_count).map(move |slot| (bucket, slot)))
+            .map(|(bucket, slot)| key(&name, format_args!(":b:{bucket}:{generation}:{slot}")))
+            .collect();
+        let values = self.backend.get_multiple(shard_of(service), &keys)?;
+        let mut sums = vec![0; slot_count];
+        for (index, value) in values.iter().enumerate() {
+            // A status only reads: a counter that holds no number, which the
+            // next outcome replaces, counts as nothing here.
+            sums[index % slot_count] += value.as_deref().and_then(parse_number).unwrap_or(0);
+        }
+        Ok(sums)
+    }
+
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         let name = (self.name)(service);
         self.increment(
@@ -494,6 +545,7 @@ mod stored_text_tests {
                 phase: Phase::Open,
                 generation: MAX_STATE_NUMBER,
                 since: -(MAX_STATE_NUMBER as Millis),
+                ..CircuitState::INITIAL
             })
         );
         assert_eq!(decode_state(b"1:9007199254740993:0"), None);

@@ -153,7 +153,8 @@ fn a_state_read_by_another_object_is_seen_before_counting_again() {
                 CircuitState {
                     phase: Phase::Open,
                     generation: 1,
-                    since: T0
+                    since: T0,
+                    ..CircuitState::INITIAL
                 },
                 60_000
             )

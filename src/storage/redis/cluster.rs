@@ -191,6 +191,25 @@ fn owner(
         .ok_or_else(|| CallError::Cluster(format!("no reachable node knows the master of slot {slot}")))
 }
 
+/// Every master of the cluster, from its slot map (read first when missing
+/// or stale), with the connection settings of the seeds: what a listing scans.
+pub fn masters(
+    cluster: &str,
+    seeds: &[ConnectionInfo],
+    timeout: Duration,
+    deadline: Instant,
+) -> Result<Vec<ConnectionInfo>, CallError> {
+    owner(cluster, seeds, timeout, deadline, 0)?;
+    let mut nodes: Vec<Node> = SLOT_MAPS.with_borrow(|maps| {
+        maps.get(cluster)
+            .map(|map| map.ranges.iter().map(|(_, _, node)| node.clone()).collect())
+            .unwrap_or_default()
+    });
+    nodes.sort_unstable();
+    nodes.dedup();
+    Ok(nodes.iter().map(|node| node_info(&seeds[0], node)).collect())
+}
+
 /// Runs `command` on the master of `slot`, following one redirection.
 pub fn run<T>(
     cluster: &str,

@@ -9,6 +9,7 @@
 mod cluster;
 mod connection;
 mod keys;
+mod listing;
 mod scripts;
 
 use std::cell::Cell;
@@ -25,10 +26,11 @@ use keys::ServiceKeys;
 
 use super::kv::{decode_state, encode_state};
 use super::persistent::{Failure, with_connection};
-use super::{OutcomeRecord, Storage, StorageError, open_until};
+use super::{ListedCircuit, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
 use crate::core::counts::Tally;
 use crate::core::duration::Millis;
 use crate::core::machine::CircuitState;
+use crate::core::window::WindowGeometry;
 
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum RedisConfigError {
@@ -148,10 +150,16 @@ fn text(value: &Value) -> Option<String> {
 }
 
 /// Sums the counters of the window hash (field, value pairs) whose bucket is
-/// covered by the window at `record.now` and whose generation is current.
-fn sum_window(pairs: &[Value], generation: u64, record: &OutcomeRecord) -> Option<Vec<u64>> {
-    let covered = record.window.buckets_covering(record.now);
-    let mut sums = vec![0; record.slot_count];
+/// covered by `window` at `now` and whose generation is current.
+fn sum_window(
+    pairs: &[Value],
+    generation: u64,
+    window: WindowGeometry,
+    slot_count: usize,
+    now: Millis,
+) -> Option<Vec<u64>> {
+    let covered = window.buckets_covering(now);
+    let mut sums = vec![0; slot_count];
     for value in pairs.iter().skip(1).step_by(2) {
         let text = text(value)?;
         let mut parts = text.split(':');
@@ -349,6 +357,18 @@ impl RedisStorage {
     fn keys(&self, service: &[u8]) -> ServiceKeys {
         ServiceKeys::new(&self.prefix, service)
     }
+
+    /// The nodes a listing scans: the server, or every master of the cluster.
+    fn masters(&self) -> Result<Vec<ConnectionInfo>, StorageError> {
+        match &self.target {
+            Target::Standalone(info) => Ok(vec![(**info).clone()]),
+            Target::Cluster(seeds) => {
+                let deadline = Instant::now() + self.timeout;
+                cluster::masters(&self.target_key, seeds, self.timeout, deadline)
+                    .map_err(|error| self.storage_error("CLUSTER SLOTS", error))
+            }
+        }
+    }
 }
 
 impl Storage for RedisStorage {
@@ -412,7 +432,7 @@ impl Storage for RedisStorage {
         let Value::Array(window) = window else {
             return Err(invalid());
         };
-        let counts = match sum_window(window, state.generation, record) {
+        let counts = match sum_window(window, state.generation, record.window, record.slot_count, record.now) {
             Some(counts) => counts,
             None => {
                 let foreign = foreign_fields(window);
@@ -431,6 +451,68 @@ impl Storage for RedisStorage {
         Ok((state, tally))
     }
 
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        let keys = self.keys(service);
+        let pairs: Vec<Value> = self.run(&keys, "HGETALL", |connection| {
+            redis::cmd("HGETALL").arg(keys.window()).query(connection)
+        })?;
+        sum_window(&pairs, generation, window, slot_count, now).ok_or_else(|| {
+            let foreign = foreign_fields(&pairs);
+            if foreign.is_empty() {
+                unexpected("HGETALL")
+            } else {
+                self.heal(&keys, None, &foreign)
+            }
+        })
+    }
+
+    /// SCAN, never KEYS, on every master; then the state of each circuit
+    /// found, one round trip each (a cluster has no pipeline across slots),
+    /// each round trip with the storage's timeout. A circuit without a
+    /// stored state (it never changed state) is closed.
+    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        let pattern = listing::key_pattern(&self.prefix, prefix);
+        let mut services = Vec::new();
+        for node in self.masters()? {
+            let mut cursor = 0_u64;
+            loop {
+                let deadline = Instant::now() + self.timeout;
+                let (next, keys): (u64, Vec<Vec<u8>>) = on_node(&node, self.timeout, deadline, &|connection| {
+                    redis::cmd("SCAN")
+                        .arg(cursor)
+                        .arg("MATCH")
+                        .arg(&pattern)
+                        .arg("COUNT")
+                        .arg(listing::SCAN_COUNT)
+                        .query(connection)
+                })
+                .map_err(|error| self.storage_error("SCAN", error))?;
+                services.extend(keys.iter().filter_map(|key| listing::service_of(key, &self.prefix)));
+                if next == 0 {
+                    break;
+                }
+                cursor = next;
+            }
+        }
+        // SCAN may return a key twice, and a circuit has two keys.
+        services.sort_unstable();
+        services.dedup();
+        let mut circuits = Vec::with_capacity(services.len());
+        for service in services {
+            self.begin_call();
+            let state = self.load_state(&service)?;
+            circuits.push((service, state));
+        }
+        Ok(circuits)
+    }
+
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         let keys = self.keys(service);
         self.run(&keys, "admission script", |connection| {
@@ -442,11 +524,11 @@ impl Storage for RedisStorage {
         })
     }
 
-    fn remembered_open_until(&self, service: &[u8]) -> Option<Millis> {
+    fn remembered_open_until(&self, service: &[u8]) -> Option<RememberedOpen> {
         open_until::remembered(&self.target_key, &self.prefix, service)
     }
 
-    fn remember_open_until(&self, service: &[u8], until: Option<Millis>) {
+    fn remember_open_until(&self, service: &[u8], until: Option<RememberedOpen>) {
         open_until::remember(&self.target_key, &self.prefix, service, until);
     }
 }
@@ -464,12 +546,33 @@ mod tests {
                 phase: Phase::HalfOpen,
                 generation: 123_456,
                 since: 1_764_000_000_123,
+                ..CircuitState::INITIAL
+            },
+            CircuitState {
+                phase: Phase::Open,
+                generation: 7,
+                since: 1_764_000_000_123,
+                until: 1_764_000_040_123,
+                backoff: 2,
+                forced: false,
+            },
+            CircuitState {
+                phase: Phase::Closed,
+                generation: 8,
+                since: 1_764_000_000_123,
+                until: 1_764_003_600_123,
+                backoff: 0,
+                forced: true,
             },
         ] {
             assert_eq!(decode_state(encode_state(state).as_bytes()), Some(state));
         }
         assert_eq!(encode_state(CircuitState::INITIAL), "0:0:0", "the scripts' default");
         assert_eq!(decode_state(b"garbage"), None);
+        assert_eq!(decode_state(b"1:2:3:4"), None, "until without backoff and forced");
+        assert_eq!(decode_state(b"1:2:3:4:0:2"), None);
+        assert_eq!(decode_state(b"1:2:3:4:0:0:9"), None);
+        assert_eq!(decode_state(b"1:2:3:4:32:0"), None, "a backoff level beyond any");
     }
 
     #[test]

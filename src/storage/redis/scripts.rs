@@ -95,7 +95,11 @@ local state_ttl = ARGV[6]
 if phase == '0' then
     state_ttl = ARGV[9]
 end
-redis.call('PEXPIRE', KEYS[1], state_ttl)
+-- A forced state keeps the time to live its command gave it: to its end,
+-- which may be days away, and a day more.
+if not string.match(state, '^%d+:%d+:%d+:%d+:%d+:1$') then
+    redis.call('PEXPIRE', KEYS[1], state_ttl)
+end
 return {state, outcomes, runs, redis.call('HGETALL', KEYS[2])}
 "#,
     )

@@ -22,19 +22,19 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::atomic::Ordering;
 
-use segment::{InsertGuard, PrefixUsage, Record};
+use segment::{InsertGuard, NAME_BYTES, PrefixUsage, Record};
 pub use segment::{SLOTS, Segment, SegmentError};
 use words::{
-    CounterTag, EMPTY, claiming_key, decode_state, encode_state, increment_counter, is_claiming, is_ready,
+    CounterTag, EMPTY, claiming_key, decode_state, encode_info, encode_state, increment_counter, is_claiming, is_ready,
     read_counter, read_tally, ready_key, update_tally,
 };
 
 use super::memory::ExpiryClock;
-use super::{OutcomeRecord, Storage, StorageError};
+use super::{ListedCircuit, OutcomeRecord, Storage, StorageError};
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
-use crate::core::window::MAX_RING;
+use crate::core::window::{MAX_RING, WindowGeometry};
 
 /// How stale `last_used` may get before a process refreshes it: records are
 /// reused only after far longer, so a fresher stamp buys nothing and would
@@ -363,7 +363,7 @@ impl SharedMemoryStorage {
                             Ok(None)
                         };
                     }
-                    None if create => match self.insert(&identity, now) {
+                    None if create => match self.insert(&identity, service, now) {
                         Ok(found) => Some(found),
                         Err(ClaimError::Refused(refusal)) => {
                             identity.index = None;
@@ -399,7 +399,7 @@ impl SharedMemoryStorage {
     /// Claims a record under the insert lock: a free one, else the first
     /// idle one among the name's places; at its prefix's share, only an
     /// idle record of the same prefix.
-    fn insert(&self, identity: &Identity, now: u64) -> Result<(usize, &'static Record), ClaimError> {
+    fn insert(&self, identity: &Identity, service: &[u8], now: u64) -> Result<(usize, &'static Record), ClaimError> {
         let Identity { hash, check, .. } = *identity;
         let header = self.segment.header();
         if now < header.claim_retry_at.load(Ordering::Relaxed) {
@@ -459,7 +459,7 @@ impl SharedMemoryStorage {
                 header.records_reused.fetch_add(1, Ordering::Relaxed);
             }
             self.change_owner(record, usage, &guard);
-            Self::initialize(record, hash, check, now);
+            Self::initialize(record, hash, check, now, [&self.prefix, service]);
             return Ok((index, record));
         }
         if at_share {
@@ -582,11 +582,13 @@ impl SharedMemoryStorage {
     }
 
     /// Makes a claimed record a fresh circuit, then publishes it.
-    fn initialize(record: &Record, hash: u64, check: u64, now: u64) {
+    fn initialize(record: &Record, hash: u64, check: u64, now: u64, [prefix, service]: [&[u8]; 2]) {
         record.check.store(check, Ordering::Relaxed);
         record
             .state
             .store(encode_state(CircuitState::INITIAL), Ordering::Relaxed);
+        record.info.store(0, Ordering::Relaxed);
+        Self::write_name(record, prefix, service);
         record.ttl.store(0, Ordering::Relaxed);
         for tally in [
             &record.consecutive_failures,
@@ -599,6 +601,48 @@ impl SharedMemoryStorage {
         // any window, and their tags say so.
         record.last_used.store(now, Ordering::Relaxed);
         record.key.store(ready_key(hash), Ordering::Release);
+    }
+
+    /// Keeps the name of a claimed record for listings: the first
+    /// [`NAME_BYTES`] bytes, and the lengths, so a longer name is known cut.
+    fn write_name(record: &Record, prefix: &[u8], service: &[u8]) {
+        record.name_lengths.store(
+            ((prefix.len() as u64) << 32) | (prefix.len() + service.len()) as u64,
+            Ordering::Relaxed,
+        );
+        let mut bytes = [0u8; NAME_BYTES];
+        for (byte, value) in bytes.iter_mut().zip(prefix.iter().chain(service)) {
+            *byte = *value;
+        }
+        for (word, chunk) in record.name.iter().zip(bytes.chunks(8)) {
+            word.store(
+                u64::from_le_bytes(chunk.try_into().expect("8 bytes")),
+                Ordering::Relaxed,
+            );
+        }
+    }
+
+    /// The service of a record of this storage's prefix, when its whole
+    /// name is kept.
+    fn read_service(&self, record: &Record) -> Option<Vec<u8>> {
+        let lengths = record.name_lengths.load(Ordering::Relaxed);
+        let (prefix_len, len) = ((lengths >> 32) as usize, (lengths & 0xFFFF_FFFF) as usize);
+        if prefix_len != self.prefix.len() || len > NAME_BYTES || prefix_len > len {
+            return None;
+        }
+        let mut bytes = Vec::with_capacity(NAME_BYTES);
+        for word in &record.name {
+            bytes.extend_from_slice(&word.load(Ordering::Relaxed).to_le_bytes());
+        }
+        bytes.truncate(len);
+        bytes.starts_with(&self.prefix).then(|| bytes.split_off(prefix_len))
+    }
+
+    /// The stored state of a record: its state word and the info word that
+    /// goes with it.
+    fn state_of(record: &Record) -> CircuitState {
+        let word = record.state.load(Ordering::Acquire);
+        decode_state(word, record.info.load(Ordering::Acquire))
     }
 
     /// After a holder of the insert lock died: a record it was claiming is
@@ -647,7 +691,7 @@ impl SharedMemoryStorage {
 impl Storage for SharedMemoryStorage {
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
         Ok(match self.record_for(service, false)? {
-            Some(record) => decode_state(record.state.load(Ordering::Acquire)),
+            Some(record) => Self::state_of(record),
             None => CircuitState::INITIAL,
         })
     }
@@ -661,7 +705,7 @@ impl Storage for SharedMemoryStorage {
     ) -> Result<bool, StorageError> {
         let record = self.record_for(service, true)?.expect("created");
         Self::keep_for(record, ttl_ms);
-        Ok(record
+        let won = record
             .state
             .compare_exchange(
                 encode_state(expected),
@@ -669,7 +713,14 @@ impl Storage for SharedMemoryStorage {
                 Ordering::AcqRel,
                 Ordering::Acquire,
             )
-            .is_ok())
+            .is_ok();
+        if won {
+            // Only the status view reads it, and only when its tag matches
+            // the state word: a winner killed before this line leaves an
+            // instant unknown, nothing wrong.
+            record.info.store(encode_info(new), Ordering::Release);
+        }
+        Ok(won)
     }
 
     fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
@@ -680,7 +731,7 @@ impl Storage for SharedMemoryStorage {
             )));
         }
         let circuit = self.record_for(service, true)?.expect("created");
-        let state = decode_state(circuit.state.load(Ordering::Acquire));
+        let state = Self::state_of(circuit);
         Self::keep_at_least(circuit, record.state_ttl_ms_in(state.phase));
         let generation = state.generation;
         let window = record.window;
@@ -737,6 +788,58 @@ impl Storage for SharedMemoryStorage {
         Self::keep_at_least(record, ttl_ms);
         // A late caller of an older generation is past its turn.
         Ok(update_tally(&record.admissions, state.generation, |count| count + 1).unwrap_or(u64::MAX))
+    }
+
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        let Some(circuit) = self.record_for(service, false)? else {
+            return Ok(vec![0; slot_count]);
+        };
+        Ok(circuit.counters[..slot_count.min(SLOTS)]
+            .iter()
+            .map(|counter_ring| {
+                window
+                    .buckets_covering(now)
+                    .map(|bucket| {
+                        read_counter(
+                            &counter_ring[window.ring_slot(bucket)],
+                            CounterTag::new(generation, bucket),
+                        )
+                    })
+                    .sum()
+            })
+            .collect())
+    }
+
+    /// Walks the whole table: one pass of loads, no lock. A record is
+    /// listed when it is ready, owned, in use and of this prefix, and still
+    /// owned by the same name once read.
+    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        let now = self.now();
+        let mut circuits = Vec::new();
+        for index in 0..self.segment.capacity() {
+            let record = self.segment.record(index);
+            let key = record.key.load(Ordering::Acquire);
+            let check = record.check.load(Ordering::Acquire);
+            // A check of 0: a record a killed claimer left to nobody.
+            if !is_ready(key) || check == 0 || self.is_idle(record, now) {
+                continue;
+            }
+            let Some(service) = self.read_service(record).filter(|service| service.starts_with(prefix)) else {
+                continue;
+            };
+            let state = Self::state_of(record);
+            if record.key.load(Ordering::SeqCst) == key && record.check.load(Ordering::SeqCst) == check {
+                circuits.push((service, state));
+            }
+        }
+        Ok(circuits)
     }
 
     fn max_slots(&self) -> Option<usize> {

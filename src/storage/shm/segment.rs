@@ -65,6 +65,8 @@ pub struct Record {
     pub check: AtomicU64,
     /// The circuit state, see `words::encode_state`.
     pub state: AtomicU64,
+    /// The instant of the state only the status view reads, see `words::encode_info`.
+    pub info: AtomicU64,
     /// When a process last used the record, in ms: idle records are reused.
     pub last_used: AtomicU64,
     /// How long the circuit must be kept after its last use, in ms.
@@ -78,7 +80,14 @@ pub struct Record {
     /// Slot-major: the ring of one counter is contiguous, so reading a
     /// window touches only the cache lines of the counters it needs.
     pub counters: [[AtomicU64; MAX_RING]; SLOTS],
+    /// [prefix length:32][name length:32] of the stored name, for listings.
+    pub name_lengths: AtomicU64,
+    /// The prefix then the service, the first [`NAME_BYTES`] bytes of them.
+    pub name: [AtomicU64; NAME_BYTES / 8],
 }
+
+/// How much of a circuit's name a record keeps for listings.
+pub const NAME_BYTES: usize = 256;
 
 /// The first six words say what made the segment; they keep their places
 /// in every build so that any build can tell a segment is not its own.
@@ -478,6 +487,8 @@ pub fn layout_id() -> u64 {
         offset_of!(Record, state) as u64,
         offset_of!(Record, owner) as u64,
         offset_of!(Record, counters) as u64,
+        offset_of!(Record, name) as u64,
+        NAME_BYTES as u64,
         size_of::<PrefixUsage>() as u64,
         SLOTS as u64,
         MAX_RING as u64,

@@ -178,7 +178,7 @@ fn a_record_with_another_check_is_another_service() {
         .register(Outcome::Failure, None, T0, &mut |_| {});
     }
     assert_eq!(
-        decode_state(forged.state.load(Ordering::Relaxed)),
+        decode_state(forged.state.load(Ordering::Relaxed), 0),
         CircuitState::INITIAL,
         "the forged record is untouched"
     );
@@ -303,6 +303,7 @@ fn a_refused_name_reads_as_absent_for_the_interval() {
         phase: Phase::Open,
         generation: 1,
         since: T0,
+        ..CircuitState::INITIAL
     };
     record.state.store(encode_state(opened), Ordering::Relaxed);
     record.key.store(ready_key(hash), Ordering::Release);

@@ -11,31 +11,78 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
 
-// State word: [phase:2][generation:16][since:46]. 2^46 ms reach the year 4200.
-const SINCE_BITS: u32 = 46;
-const SINCE_MASK: u64 = (1 << SINCE_BITS) - 1;
-pub const GENERATION_MASK: u64 = 0xFFFF;
+// State word: [phase:2][forced:1][backoff:5][generation:14][time:42].
+// `time` is the instant the state's semantics need: when it began, or for
+// a forced state when it ends. 2^42 ms after 1970 is the year 2109.
+//
+// Info word: [generation:14][check:8][time:42], the other instant (when an
+// open state ends as its opener computed it; when a forced state began),
+// which only the status view reads. The winner of the compare-and-set of
+// the state word writes it right after; a reader takes it only when its
+// tag matches the state word, so a writer killed in between leaves an
+// instant unknown, never a wrong one, and no decision depends on it.
+const TIME_BITS: u32 = 42;
+const TIME_MASK: u64 = (1 << TIME_BITS) - 1;
+const GENERATION_BITS: u32 = 14;
+pub const GENERATION_MASK: u64 = (1 << GENERATION_BITS) - 1;
+const BACKOFF_SHIFT: u32 = TIME_BITS + GENERATION_BITS;
+const FORCED_BIT: u64 = 1 << 61;
 
+fn instant(millis: Millis) -> u64 {
+    (millis.max(0) as u64) & TIME_MASK
+}
+
+/// The state word of `state`. Equal states give equal words, which is all
+/// a compare-and-set needs; the generation wraps.
 pub fn encode_state(state: CircuitState) -> u64 {
     let phase = match state.phase {
         Phase::Closed => 0,
         Phase::Open => 1,
         Phase::HalfOpen => 2,
     };
-    let since = (state.since.max(0) as u64) & SINCE_MASK;
-    (phase << 62) | ((state.generation & GENERATION_MASK) << SINCE_BITS) | since
+    let time = if state.forced { state.until } else { state.since };
+    (phase << 62)
+        | if state.forced { FORCED_BIT } else { 0 }
+        | ((u64::from(state.backoff) & 0x1F) << BACKOFF_SHIFT)
+        | ((state.generation & GENERATION_MASK) << TIME_BITS)
+        | instant(time)
 }
 
-pub fn decode_state(word: u64) -> CircuitState {
+/// The tag an info word carries for the state word `word`: its generation
+/// and 8 bits of a hash of the whole word. An info word of another state
+/// passes for this one only 2^14 transitions later and then once in 256.
+fn info_tag(word: u64) -> u64 {
+    (((word >> TIME_BITS) & GENERATION_MASK) << 8) | (word.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 56)
+}
+
+/// The info word of `state`, to store once its state word is stored.
+pub fn encode_info(state: CircuitState) -> u64 {
+    let time = if state.forced { state.since } else { state.until };
+    (info_tag(encode_state(state)) << TIME_BITS) | instant(time)
+}
+
+/// The state in `word`, with the instant of `info` when it belongs to it.
+pub fn decode_state(word: u64, info: u64) -> CircuitState {
     let phase = match word >> 62 {
         1 => Phase::Open,
         2 => Phase::HalfOpen,
         _ => Phase::Closed,
     };
+    let forced = word & FORCED_BIT != 0;
+    let time = (word & TIME_MASK) as Millis;
+    let other = if info >> TIME_BITS == info_tag(word) {
+        (info & TIME_MASK) as Millis
+    } else {
+        0
+    };
+    let (since, until) = if forced { (other, time) } else { (time, other) };
     CircuitState {
         phase,
-        generation: (word >> SINCE_BITS) & GENERATION_MASK,
-        since: (word & SINCE_MASK) as Millis,
+        generation: (word >> TIME_BITS) & GENERATION_MASK,
+        since,
+        until,
+        backoff: ((word >> BACKOFF_SHIFT) & 0x1F) as u8,
+        forced,
     }
 }
 
@@ -47,7 +94,7 @@ fn is_ahead(stored: u64, wanted: u64, bits: u32, close: u64) -> bool {
     distance != 0 && distance < close
 }
 
-// Tally word: [generation:16][value:48].
+// Tally word: [generation:16][value:48], the generation of the state word (14 bits).
 const TALLY_VALUE_BITS: u32 = 48;
 const TALLY_VALUE_MASK: u64 = (1 << TALLY_VALUE_BITS) - 1;
 
@@ -79,7 +126,7 @@ pub fn update_tally(word: &AtomicU64, generation: u64, change: impl Fn(u64) -> u
         let tag = tally_tag(current);
         let value = if tag == wanted {
             current & TALLY_VALUE_MASK
-        } else if is_ahead(tag, wanted, 16, 256) {
+        } else if is_ahead(tag, wanted, GENERATION_BITS, 256) {
             return None;
         } else {
             0
@@ -184,28 +231,84 @@ mod tests {
 
     #[test]
     fn states_round_trip() {
+        let open = CircuitState {
+            phase: Phase::Open,
+            generation: 7,
+            since: 1_764_000_000_123,
+            until: 1_764_000_040_123,
+            backoff: 2,
+            forced: false,
+        };
         for state in [
             CircuitState::INITIAL,
-            CircuitState {
-                phase: Phase::Open,
-                generation: 7,
-                since: 1_764_000_000_123,
-            },
+            open,
             CircuitState {
                 phase: Phase::HalfOpen,
-                generation: 65_535,
+                generation: 16_383,
                 since: 1,
+                backoff: 31,
+                ..CircuitState::INITIAL
+            },
+            CircuitState {
+                phase: Phase::Closed,
+                generation: 9,
+                since: 1_764_000_000_000,
+                until: 1_764_086_400_000,
+                backoff: 0,
+                forced: true,
+            },
+            CircuitState {
+                phase: Phase::Open,
+                forced: true,
+                ..open
             },
         ] {
-            assert_eq!(decode_state(encode_state(state)), state);
+            assert_eq!(decode_state(encode_state(state), encode_info(state)), state);
         }
         // Generations wrap: equality is all a compare-and-set needs.
         let wrapped = CircuitState {
             phase: Phase::Closed,
-            generation: 65_536,
+            generation: 16_384,
             since: 5,
+            ..CircuitState::INITIAL
         };
-        assert_eq!(decode_state(encode_state(wrapped)).generation, 0);
+        assert_eq!(decode_state(encode_state(wrapped), 0).generation, 0);
+        // The year 2100 still fits.
+        let late = CircuitState {
+            since: 4_102_444_800_000,
+            ..open
+        };
+        assert_eq!(decode_state(encode_state(late), encode_info(late)), late);
+    }
+
+    #[test]
+    fn an_info_word_of_another_state_is_not_read() {
+        let open = CircuitState {
+            phase: Phase::Open,
+            generation: 7,
+            since: 1_764_000_000_123,
+            until: 1_764_000_040_123,
+            ..CircuitState::INITIAL
+        };
+        let forced = CircuitState {
+            generation: 8,
+            forced: true,
+            ..open
+        };
+        // The winner of the compare-and-set was killed before writing its
+        // info word: the instant is unknown (0), everything else holds.
+        let stale = encode_info(open);
+        assert_eq!(
+            decode_state(encode_state(forced), stale),
+            CircuitState { since: 0, ..forced }
+        );
+        let reopened = CircuitState {
+            generation: 7 + 16_384,
+            since: open.since + 1,
+            ..open
+        };
+        assert_eq!(decode_state(encode_state(reopened), stale).until, 0);
+        assert_eq!(decode_state(encode_state(open), 0).until, 0);
     }
 
     #[test]
@@ -220,7 +323,7 @@ mod tests {
         assert_eq!(read_tally(&word, 4), 1);
         assert_eq!(update_tally(&word, 4, |_| 0), Some(0));
         // A generation far behind after wrapping is old: replaced.
-        let word = AtomicU64::new(tally(65_000, 9));
+        let word = AtomicU64::new(tally(16_000, 9));
         assert_eq!(update_tally(&word, 2, |v| v + 1), Some(1));
     }
 

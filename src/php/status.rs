@@ -1,0 +1,174 @@
+//! `Status\CircuitStatus`: what an operator sees of a circuit, from a
+//! breaker (`getStatus()`) or from a storage's listing (`listCircuits()`).
+
+use ext_php_rs::convert::IntoZval;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendClassObject, ZendHashTable, Zval};
+
+use super::classes::storage_exception;
+use super::clock::date_time;
+use super::enums::State;
+use crate::core::config::Config;
+use crate::core::counts::{Outcome, WindowCounts};
+use crate::core::duration::Millis;
+use crate::core::machine::{Status, status_without_config};
+use crate::storage::{ListedCircuit, Storage};
+
+/// The outcomes in the window, as the rules of one configuration count them.
+struct WindowOutcomes {
+    calls: i64,
+    failures: i64,
+    /// (slow call duration in seconds, calls at least that slow).
+    slow_calls: Vec<(f64, i64)>,
+}
+
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\Status\\CircuitStatus")]
+pub struct CircuitStatus {
+    service: Zval,
+    state: State,
+    forced: bool,
+    since: Zval,
+    until: Zval,
+    open_duration: Option<f64>,
+    backoff_level: i64,
+    outcomes: Option<WindowOutcomes>,
+}
+
+fn instant(ms: Option<Millis>) -> Zval {
+    ms.map(|ms| date_time(ms as f64 / 1_000.0)).unwrap_or_default()
+}
+
+impl CircuitStatus {
+    fn new(service: &[u8], status: Status, outcomes: Option<WindowOutcomes>) -> Self {
+        Self {
+            service: super::typed::Bytes(service).into_zval(false).unwrap_or_default(),
+            state: status.phase.into(),
+            forced: status.forced,
+            since: instant(status.since),
+            until: instant(status.until),
+            open_duration: status.open_duration_ms.map(|ms| ms as f64 / 1_000.0),
+            backoff_level: i64::from(status.backoff),
+            outcomes,
+        }
+    }
+
+    /// The status of a breaker: `window` holds its counters by slot.
+    pub fn of_breaker(service: &[u8], status: Status, window: &[u64], config: &Config) -> Zval {
+        let counts = WindowCounts {
+            bands: &config.bands,
+            slots: window,
+        };
+        let outcomes = WindowOutcomes {
+            calls: counts.total() as i64,
+            failures: counts.failures() as i64,
+            slow_calls: config
+                .bands
+                .thresholds()
+                .iter()
+                .map(|&slow| {
+                    let calls = counts.slow(Outcome::Success, slow) + counts.slow(Outcome::Failure, slow);
+                    (slow as f64 / 1_000.0, calls as i64)
+                })
+                .collect(),
+        };
+        object(Self::new(service, status, Some(outcomes)))
+    }
+
+    /// The statuses of a listing, at `now`, without a configuration: the
+    /// window is left out (null), as its geometry and rules are unknown.
+    pub fn of_listing(circuits: Vec<ListedCircuit>, now: Millis) -> Vec<Zval> {
+        circuits
+            .into_iter()
+            .map(|(service, state)| object(Self::new(&service, status_without_config(state, now), None)))
+            .collect()
+    }
+}
+
+/// `listCircuits()` of a storage object: the status at `now` of each of
+/// its circuits whose service starts with `prefix`.
+pub fn list_circuits(storage: &dyn Storage, prefix: &str, now: Millis) -> Result<Vec<Zval>, PhpException> {
+    let circuits = storage
+        .list_circuits(prefix.as_bytes())
+        .map_err(|error| storage_exception(error.to_string()))?;
+    Ok(CircuitStatus::of_listing(circuits, now))
+}
+
+fn object(status: CircuitStatus) -> Zval {
+    ZendClassObject::new(status).into_zval(false).unwrap_or_default()
+}
+
+#[php_impl]
+impl CircuitStatus {
+    #[php(getter)]
+    pub fn get_service(&self) -> Zval {
+        self.service.shallow_clone()
+    }
+
+    /// The state the next call finds; `Open` or `Closed` while forced.
+    #[php(getter)]
+    pub fn get_state(&self) -> State {
+        self.state
+    }
+
+    /// Whether an operator forced the state (`forceOpen()`, `forceClosed()`).
+    #[php(getter)]
+    pub fn get_forced(&self) -> bool {
+        self.forced
+    }
+
+    /// A `?DateTimeImmutable`: when the state began (null: unknown).
+    #[php(getter)]
+    pub fn get_since(&self) -> Zval {
+        self.since.shallow_clone()
+    }
+
+    /// A `?DateTimeImmutable`: until when time holds the state, the end of
+    /// an open or forced state; null otherwise.
+    #[php(getter)]
+    pub fn get_until(&self) -> Zval {
+        self.until.shallow_clone()
+    }
+
+    /// Seconds the circuit is open for, or would open for next, at its
+    /// backoff level. Listings know it only while open.
+    #[php(getter)]
+    pub fn get_open_duration(&self) -> Option<f64> {
+        self.open_duration
+    }
+
+    /// How many times the open duration doubled since the circuit was last closed.
+    #[php(getter)]
+    pub fn get_backoff_level(&self) -> i64 {
+        self.backoff_level
+    }
+
+    /// Outcomes in the window of the current state; null in listings.
+    #[php(getter)]
+    pub fn get_calls(&self) -> Option<i64> {
+        self.outcomes.as_ref().map(|outcomes| outcomes.calls)
+    }
+
+    /// Failures in the window of the current state; null in listings.
+    #[php(getter)]
+    pub fn get_failures(&self) -> Option<i64> {
+        self.outcomes.as_ref().map(|outcomes| outcomes.failures)
+    }
+
+    /// Per slow call duration of the rules, the calls at least that slow:
+    /// a list of `['slowCallDuration' => float, 'calls' => int]`; null in listings.
+    #[php(getter)]
+    pub fn get_slow_calls(&self) -> Zval {
+        let Some(outcomes) = &self.outcomes else {
+            return Zval::new();
+        };
+        let mut list = ZendHashTable::new();
+        for &(slow, calls) in &outcomes.slow_calls {
+            let mut entry = ZendHashTable::new();
+            let _ = entry.insert("slowCallDuration", slow);
+            let _ = entry.insert("calls", calls);
+            let _ = list.push(entry);
+        }
+        list.into_zval(false).unwrap_or_default()
+    }
+}
