@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # A real php-fpm pool and CLI processes naming the same segment
-# (circuit_breaker.shm_name): failures registered from the command line
-# open a circuit that every worker of the pool then rejects, and a circuit
-# the pool opens is seen open from the command line. Run with the
+# (circuit_breaker.shm_name): a circuit forced open from the command line,
+# and one opened there by failures, are rejected by every worker of the
+# pool; a circuit the pool opens is seen open, and listed, from the
+# command line. Run with the
 # extension loaded at php-fpm's startup (the master makes the segment, the
 # workers inherit it; a reload with USR2 keeps the circuits) and loaded by
 # the pool (each worker attaches by name). The segment's name is unique to
@@ -95,10 +96,15 @@ CONF
     fpm_pid=$!
     wait_ready 1
 
-    # The command line opens a circuit; every worker rejects its calls.
+    # The command line forces a circuit open; every worker rejects its calls.
+    check "$mode: the CLI forces cli-forced open" "$(cli force cli-forced | state_of)" open
+    answers=$(acquire_concurrently cli-forced)
+    check "$mode: 12 requests for cli-forced rejected by the pool" "$(grep -c '"state":"open","permitted":false' <<< "$answers")" 12
+
+    # Failures registered from the command line open a circuit too.
     check "$mode: the CLI opens cli-opened" "$(cli fail cli-opened | state_of)" open
     answers=$(acquire_concurrently cli-opened)
-    check "$mode: 12 requests rejected by the pool" "$(grep -c '"state":"open","permitted":false' <<< "$answers")" 12
+    check "$mode: 12 requests for cli-opened rejected by the pool" "$(grep -c '"state":"open","permitted":false' <<< "$answers")" 12
     workers=$(sed 's/.*"pid":\([0-9]*\).*/\1/' <<< "$answers" | sort -u | wc -l)
     check "$mode: by several workers" "$([ "$workers" -ge 2 ] && echo yes || echo "no ($workers)")" yes
 
@@ -106,6 +112,8 @@ CONF
     check "$mode: the pool opens pool-opened" "$(request fail pool-opened | state_of)" open
     check "$mode: the CLI is rejected" "$(cli acquire pool-opened | sed 's/.*"permitted":\([a-z]*\).*/\1/')" false
     check "$mode: untouched circuits stay closed" "$(cli acquire other | state_of)" closed
+    check "$mode: the CLI lists the pool's circuits" "$(cli list - | sed -n 's/.*"circuits":\(\[.*\]\).*/\1/p')" \
+        '["cli-forced:open:forced","cli-opened:open","pool-opened:open"]'
 
     check "$mode: the object is private to its user" "$(stat -c '%a %U' "/dev/shm/$name")" "600 $(id -un)"
     check "$mode: no worker died" "$(grep -c 'exited on signal' "$work/fpm.log" || true)" 0
