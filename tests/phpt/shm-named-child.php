@@ -2,6 +2,8 @@
 // One process of the named-segment tests. `fail SERVICE` registers
 // failures until SERVICE opens; `state SERVICE` says what this process
 // sees of it; `info` prints the phpinfo() row of the segment's name.
+// `fail-once SERVICE` registers one failure of a circuit that 1000 open,
+// `count SERVICE` prints how many failures that circuit holds.
 
 require __DIR__ . '/bootstrap.inc';
 
@@ -24,12 +26,20 @@ if ($action === 'info') {
 $listener = new RecordingListener();
 $breaker = new CircuitBreaker($service, new Configuration(
     timeWindow: 3600,
-    openingRules: [new ConsecutiveFailuresRule(3)],
+    openingRules: [new ConsecutiveFailuresRule(in_array($action, ['fail-once', 'count'], true) ? 1000 : 3)],
     openDuration: 600,
     halfOpenPolicy: PermittedCallsPolicy::createSingleTrial(maxDuration: 60),
 ), new SharedMemoryStorage('named-test:'), $listener);
 if ($action === 'fail') {
     repeat(3, fn () => $breaker->registerFailure());
+}
+if ($action === 'fail-once') {
+    $breaker->registerFailure();
+    exit;
+}
+if ($action === 'count') {
+    echo "$service: ", $breaker->getStatus()->failures, " failures\n";
+    exit;
 }
 $permitted = $breaker->acquirePermission();
 try {
