@@ -1,6 +1,7 @@
 //! The shared-memory segment of the process (made at module startup, so an
-//! FPM master hands it to every worker it forks) and the storage classes
-//! over it.
+//! FPM master hands it to every worker it forks; or, named by
+//! `circuit_breaker.shm_name`, attached by every process of the user) and
+//! the storage classes over it.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicPtr, Ordering};
@@ -25,10 +26,12 @@ use crate::storage::{ListedCircuit, OutcomeRecord, Storage, StorageError};
 pub const SIZE_SETTING: &str = "circuit_breaker.shm_size";
 const DEFAULT_SIZE: &str = "32M";
 const SHARE_SETTING: &str = "circuit_breaker.shm_max_share";
+const NAME_SETTING: &str = "circuit_breaker.shm_name";
 
-static INI_ENTRIES: IniEntryDefs<3> = IniEntryDefs::new([
+static INI_ENTRIES: IniEntryDefs<4> = IniEntryDefs::new([
     IniEntryDef::new(c"circuit_breaker.shm_size", c"32M", IniEntryPermission::System),
     IniEntryDef::new(c"circuit_breaker.shm_max_share", c"0.5", IniEntryPermission::System),
+    IniEntryDef::new(c"circuit_breaker.shm_name", c"", IniEntryPermission::System),
     IniEntryDef::end(),
 ]);
 
@@ -97,10 +100,12 @@ pub fn startup(module_number: i32) {
     IniEntryDef::register(INI_ENTRIES.as_slice(), module_number);
     let ini = ExecutorGlobals::get().ini_values();
     let setting = |name: &str| ini.get(name).cloned().flatten();
+    let name = setting(NAME_SETTING).filter(|name| !name.is_empty());
     let result = configured_size(setting(SIZE_SETTING).as_deref())
         .and_then(|size| configured_share(setting(SHARE_SETTING).as_deref()).map(|share| (size, share)))
-        .and_then(|(size, share)| {
-            Segment::create(size, share).map_err(|error| format!("{SIZE_SETTING} = {size} bytes: {error}"))
+        .and_then(|(size, share)| match &name {
+            Some(name) => Segment::open_named(name, size, share).map_err(|error| error.to_string()),
+            None => Segment::create(size, share).map_err(|error| format!("{SIZE_SETTING} = {size} bytes: {error}")),
         });
     match result {
         Ok(segment) => {
@@ -114,6 +119,12 @@ pub fn startup(module_number: i32) {
             *SEGMENT_ERROR.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = error;
         }
     }
+}
+
+/// Whether `circuit_breaker.shm_name` names the segment of this process
+/// (shared with every process of the user that names it).
+pub fn is_named() -> bool {
+    segment().is_ok_and(|segment| segment.name().is_some())
 }
 
 /// Unmaps the segment at module shutdown.
@@ -145,6 +156,7 @@ pub fn info_rows() -> Vec<(&'static str, String)> {
         Ok(segment) => {
             let header = segment.header();
             vec![
+                ("shared memory name", segment_name_row(segment)),
                 ("shared memory size", format!("{} bytes", segment.size())),
                 (
                     "circuits in use",
@@ -174,6 +186,13 @@ pub fn info_rows() -> Vec<(&'static str, String)> {
             ]
         }
         Err(error) => vec![("shared memory", error)],
+    }
+}
+
+fn segment_name_row(segment: &Segment) -> String {
+    match segment.name() {
+        Some(name) => format!("{name} (/dev/shm/{name}, shared by every process of its user that names it)"),
+        None => format!("none ({NAME_SETTING} is empty): anonymous, shared by this process and its children"),
     }
 }
 

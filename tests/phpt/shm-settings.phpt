@@ -58,8 +58,10 @@ Warning: PHP Startup: circuit_breaker.shm_max_share = '1.5' is not a share of th
 circuit_breaker
 circuit_breaker support => enabled
 version => %s
+shared memory name => none (circuit_breaker.shm_name is empty): anonymous, shared by this process and its children
 shared memory size => 1048576 bytes
 %A
 Directive => Local Value => Master Value
 circuit_breaker.shm_size => 1M => 1M
 circuit_breaker.shm_max_share => 0.5 => 0.5
+circuit_breaker.shm_name => no value => no value
