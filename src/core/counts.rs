@@ -63,6 +63,12 @@ impl DurationBands {
         }
     }
 
+    /// Whether a call of `duration` is slow for at least one rule: at least
+    /// the shortest slow call duration.
+    pub fn is_slow(&self, duration: Option<Millis>) -> bool {
+        self.band_of(duration) >= 2
+    }
+
     /// The counter one outcome increments.
     pub fn slot_of(&self, outcome: Outcome, duration: Option<Millis>) -> usize {
         outcome.index() * self.band_count() + self.band_of(duration)
