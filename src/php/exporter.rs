@@ -190,7 +190,8 @@ impl PrometheusExporter {
     /// `listCircuits()` or breakers' `getStatus()`) in the text format:
     /// the families one after the other, each with its `# HELP` and
     /// `# TYPE`. A value a status does not know (counters on Redis, the
-    /// time left of a closed circuit) has no sample.
+    /// time left of a closed circuit) has no sample; a family without
+    /// samples is left out.
     pub fn render(&self, statuses: Iterable<'_>) -> PhpResult<String> {
         let mut statuses = statuses;
         let mut samples = Vec::new();
@@ -218,6 +219,9 @@ impl PrometheusExporter {
 impl PrometheusExporter {
     fn render_samples(&self, samples: &[Sample]) -> String {
         let mut out = String::new();
+        if samples.is_empty() {
+            return out;
+        }
         let (namespace, labels) = (&self.namespace, &self.labels);
         let _ = writeln!(
             out,
