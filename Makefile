@@ -42,6 +42,7 @@ test-integration: deps build
 	tests/integration/fpm-shared-memory.sh $(EXTENSION)
 	tests/integration/fpm-pool-extension.sh $(EXTENSION)
 	tests/integration/fpm-exit.sh $(EXTENSION)
+	tests/integration/fpm-metrics.sh $(EXTENSION)
 	tests/integration/redis.sh $(EXTENSION)
 	tests/integration/memcached.sh $(EXTENSION)
 
