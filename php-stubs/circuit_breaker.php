@@ -212,9 +212,11 @@ namespace Zeusi\CircuitBreaker\Storage {
     class RedisStorage implements StorageInterface
     {
         /**
-         * @param string|list<string>|null $dsn redis://[user:password@]host:port[/db], rediss:// (TLS),
-         *                                      unix:///path.sock, or the seed nodes of a Redis Cluster;
-         *                                      redis://127.0.0.1:6379 by default
+         * @param string|list<string>|\Redis|\RedisCluster|null $dsn redis://[user:password@]host:port[/db],
+         *        rediss:// (TLS), unix:///path.sock, or the seed nodes of a Redis Cluster;
+         *        redis://127.0.0.1:6379 by default. Or a connected phpredis \Redis (its host, port or
+         *        socket, database, credentials and OPT_PREFIX are read) or \RedisCluster (its masters
+         *        and OPT_PREFIX), without serializer nor compression: the storage opens its own connection
          * @param string $prefix without braces
          * @param float $timeout seconds a whole call (acquirePermission(), a register, getState()) may take, connecting and every round trip included (0.001 to 60)
          */
@@ -236,7 +238,9 @@ namespace Zeusi\CircuitBreaker\Storage {
     class MemcachedStorage implements StorageInterface
     {
         /**
-         * @param string|list<string>|null $servers 'host:port', or several; '127.0.0.1:11211' by default
+         * @param string|list<string>|\Memcached|null $servers 'host:port', or several; '127.0.0.1:11211' by default.
+         *        Or a \Memcached: its TCP servers (getServerList(), in order) and its OPT_PREFIX_KEY,
+         *        put before $prefix; the storage opens its own connections
          * @param float $timeout seconds a whole call (acquirePermission(), a register, getState()) may take, connecting and every round trip included (0.001 to 60)
          */
         public function __construct(mixed $servers = '127.0.0.1:11211', string $prefix = '', float $timeout = 0.05) {}

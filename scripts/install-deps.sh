@@ -10,7 +10,9 @@ packages=(build-essential php8.2-dev php8.2-cli libclang-dev)
 case "${1:-all}" in
     build) ;;
     valgrind) packages+=(valgrind) ;;
-    *) packages+=(php8.2-fpm libfcgi-bin redis-server redis-tools memcached openssl) ;;
+    # php8.2-redis and php8.2-memcached: the tests that build storages from
+    # the clients an application already has (phpredis, php-memcached).
+    *) packages+=(php8.2-fpm libfcgi-bin redis-server redis-tools memcached openssl php8.2-redis php8.2-memcached) ;;
 esac
 missing=()
 for package in "${packages[@]}"; do

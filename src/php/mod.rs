@@ -4,6 +4,7 @@ mod args;
 mod breaker;
 mod callback;
 mod classes;
+mod client_objects;
 mod clock;
 mod configuration;
 mod enums;

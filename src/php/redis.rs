@@ -6,21 +6,46 @@ use std::time::Duration;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
+use super::callback::finish;
 use super::classes::{invalid_configuration, storage_interface};
+use super::client_objects::redis_client;
 use super::configuration::describe;
 use crate::core::duration::format_float;
 use crate::core::error::ConfigError;
 use crate::storage::redis::{RedisStorage as Redis, Target, parse_dsn};
 
-const DSN_LIMITS: &str = "a redis://, rediss:// or unix:// DSN, or a non-empty array of them for Redis Cluster";
+const DSN_LIMITS: &str = "a redis://, rediss:// or unix:// DSN, a non-empty array of them for Redis Cluster, \
+     or a connected phpredis \\Redis or \\RedisCluster without serializer nor compression";
 
 fn invalid_dsn(value: &Zval, reason: String) -> PhpException {
-    let mut error = ConfigError::new("dsn", describe(value), DSN_LIMITS);
-    error.value = format!("{} ({reason})", error.value);
-    invalid_configuration(error)
+    invalid_configuration(dsn_error(value, &reason))
 }
 
-fn target(dsn: &Zval) -> Result<Target, PhpException> {
+fn dsn_error(value: &Zval, reason: &str) -> ConfigError {
+    let mut error = ConfigError::new("dsn", describe(value), DSN_LIMITS);
+    error.value = format!("{} ({reason})", error.value);
+    error
+}
+
+/// Where to connect, and the key prefix a phpredis client object adds
+/// before the storage's own.
+fn target(dsn: &Zval) -> Result<(Target, Vec<u8>), PhpException> {
+    if let Some(object) = dsn.object() {
+        return match redis_client(object) {
+            Some(read) => read.map_err(|refusal| {
+                let error = dsn_error(dsn, &refusal.reason);
+                refusal.into_exception(error)
+            }),
+            None => Err(invalid_dsn(
+                dsn,
+                "not a \\Redis or \\RedisCluster of the redis extension (phpredis)".into(),
+            )),
+        };
+    }
+    Ok((dsn_target(dsn)?, Vec::new()))
+}
+
+fn dsn_target(dsn: &Zval) -> Result<Target, PhpException> {
     if let Some(single) = dsn.str() {
         return parse_dsn(single)
             .map(|info| Target::Standalone(Box::new(info)))
@@ -66,25 +91,18 @@ pub struct RedisStorage {
 #[php_impl]
 impl RedisStorage {
     /// `$dsn`: `redis://[user:password@]host:port[/db]`, `rediss://` for TLS,
-    /// `unix:///path.sock`, or an array of seed nodes of a Redis Cluster.
+    /// `unix:///path.sock`, an array of seed nodes of a Redis Cluster, or a
+    /// connected phpredis `\Redis` / `\RedisCluster` whose settings are read
+    /// (see `client_objects.rs`).
     /// `$timeout`: seconds each call (`acquirePermission()`, a register,
     /// `getState()`) may take in all, connecting and every round trip
     /// included.
     #[php(optional = dsn)]
     #[php(defaults(prefix = String::new(), timeout = 0.05))]
     pub fn __construct(dsn: Option<&Zval>, prefix: String, timeout: f64) -> Result<Self, PhpException> {
-        let target = match dsn {
-            Some(dsn) if !dsn.is_null() => target(dsn)?,
-            _ => Target::Standalone(Box::new(parse_dsn("redis://127.0.0.1:6379").expect("a valid default"))),
-        };
-        let storage = Redis::new(target, prefix.clone().into_bytes(), checked_timeout(timeout)?).map_err(|_| {
-            invalid_configuration(ConfigError::new(
-                "prefix",
-                format!("'{prefix}'"),
-                "no braces: they would break the hash tag of Redis Cluster",
-            ))
-        })?;
-        Ok(Self { storage })
+        // The getters of a client object are PHP calls: a fatal error among
+        // them is re-raised once we are out.
+        finish(Self::build(dsn, prefix, timeout))
     }
 
     /// The status of every circuit of this prefix whose service starts with
@@ -93,5 +111,27 @@ impl RedisStorage {
     #[php(defaults(prefix = String::new()))]
     pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
         super::status::list_circuits(&self.storage, &prefix, super::clock::system_now_ms())
+    }
+}
+
+impl RedisStorage {
+    fn build(dsn: Option<&Zval>, prefix: String, timeout: f64) -> Result<Self, PhpException> {
+        let (target, client_prefix) = match dsn {
+            Some(dsn) if !dsn.is_null() => target(dsn)?,
+            _ => (
+                Target::Standalone(Box::new(parse_dsn("redis://127.0.0.1:6379").expect("a valid default"))),
+                Vec::new(),
+            ),
+        };
+        let timeout = checked_timeout(timeout)?;
+        let key_prefix = [client_prefix, prefix.clone().into_bytes()].concat();
+        let storage = Redis::new(target, key_prefix, timeout).map_err(|_| {
+            invalid_configuration(ConfigError::new(
+                "prefix",
+                format!("'{prefix}'"),
+                "no braces: they would break the hash tag of Redis Cluster",
+            ))
+        })?;
+        Ok(Self { storage })
     }
 }
