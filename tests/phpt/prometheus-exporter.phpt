@@ -146,6 +146,29 @@ $statuses = (function () use ($services, $configuration, $shm) {
 $labelled = new PrometheusExporter(['host' => "web-1 \"eu\"\n", 'prefix' => 'metrics-test:'], 'shop_cb');
 $check('breakers', $labelled->render($statuses), $expected['shm'], ['host' => "web-1 \"eu\"\n", 'prefix' => 'metrics-test:'], 'shop_cb');
 
+// A storage that keeps no counters (one written in PHP, as Redis and
+// Memcached): counters null, and the _total families have no sample.
+final class PhpStorage implements Zeusi\CircuitBreaker\Storage\StorageInterface
+{
+    private array $values = [];
+    public function increment(string $key, int $ttl): int { return $this->values[$key] = (int) ($this->values[$key] ?? 0) + 1; }
+    public function getMultiple(array $keys): array { return array_intersect_key($this->values, array_flip($keys)); }
+    public function compareAndSet(string $key, ?string $expected, string $value, int $ttl): bool
+    {
+        if (($this->values[$key] ?? null) !== $expected) {
+            return false;
+        }
+        $this->values[$key] = $value;
+        return true;
+    }
+}
+$php = new CircuitBreaker('php', $configuration, new PhpStorage());
+drive($php, 0, 4, 1);
+$status = $php->getStatus();
+echo 'a storage without counters: ', json_encode([$status->state->value, $status->counters]), "\n";
+$families = parse_exposition($exporter->render([$status]));
+echo json_encode(array_map(fn ($family) => count($family['samples']), $families)), "\n";
+
 echo PrometheusExporter::CONTENT_TYPE, "\n";
 echo json_encode($exporter->render([])), "\n";
 foreach ([
@@ -188,6 +211,8 @@ memory: 10 families, 2 circuits, 3 state lines each, 2 in a state
 memory: a remaining time for ["\\\"\n\\n"]
 breakers: 10 families, 3 circuits, 3 state lines each, 3 in a state
 breakers: a remaining time for ["C:\\path\\","two\nlines"]
+a storage without counters: ["open",null]
+{"circuit_breaker_state":3,"circuit_breaker_forced":1,"circuit_breaker_state_remaining_seconds":1,"circuit_breaker_open_duration_seconds":1}
 text/plain; version=0.0.4; charset=utf-8
 ""
 TypeError: PrometheusExporter::render(): Argument #1 ($statuses) must hold only Zeusi\CircuitBreaker\Status\CircuitStatus objects, string given at key 1
