@@ -68,13 +68,11 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     pub fn acquire(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> Permission {
         match self.try_acquire(now, emit) {
             Ok(Permission::Permitted) => {
-                self.storage
-                    .count_permission(self.service, true, self.config.state_ttl_ms(Phase::Closed));
+                self.storage.count_permission(self.service, true, self.config);
                 Permission::Permitted
             }
             Ok(rejected @ Permission::Rejected { phase, .. }) => {
-                self.storage
-                    .count_permission(self.service, false, self.config.state_ttl_ms(Phase::Closed));
+                self.storage.count_permission(self.service, false, self.config);
                 emit(Event::Rejected { phase });
                 rejected
             }

@@ -181,9 +181,9 @@ impl Storage for SharedStorage {
         self.ready()?.list_circuits_with_counters(prefix)
     }
 
-    fn count_permission(&self, service: &[u8], permitted: bool, ttl_ms: Millis) {
+    fn count_permission(&self, service: &[u8], permitted: bool, config: &crate::core::config::Config) {
         if let Self::Ready(storage) = self {
-            storage.count_permission(service, permitted, ttl_ms);
+            storage.count_permission(service, permitted, config);
         }
     }
 

@@ -10,6 +10,7 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
 use super::{CallCounters, ListedCircuit, ListedCircuitCounters, OutcomeRecord, Storage, StorageError};
+use crate::core::config::Config;
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
@@ -303,9 +304,9 @@ impl Storage for InMemoryStorage {
             .collect())
     }
 
-    fn count_permission(&self, service: &[u8], permitted: bool, ttl_ms: Millis) {
+    fn count_permission(&self, service: &[u8], permitted: bool, config: &Config) {
         self.with_circuit(service, |circuit, now| {
-            circuit.keep_for(now, ttl_ms);
+            circuit.keep_for(now, config.state_ttl_ms(Phase::Closed));
             let counters = &mut circuit.counters;
             if permitted {
                 counters.calls_permitted += 1;

@@ -94,16 +94,17 @@ impl OutcomeRecord {
     /// The record of `outcome`, which took `duration_ms` when known, under `config`.
     pub fn new(config: &Config, outcome: Outcome, duration_ms: Option<Millis>, now: Millis) -> Self {
         let bands = &config.bands;
+        let (slot, slow) = bands.slot_and_slowness(outcome, duration_ms);
         Self {
             outcome,
-            slot: bands.slot_of(outcome, duration_ms),
+            slot,
             slot_count: bands.slot_count(),
             window: config.window,
             now,
             state_ttl_ms: config.longest_state_ttl_ms(),
             closed_state_ttl_ms: config.state_ttl_ms(Phase::Closed),
             counts_runs: config.counts_runs(),
-            slow: bands.is_slow(duration_ms),
+            slow,
         }
     }
 
@@ -175,8 +176,8 @@ pub trait Storage {
 
     /// Counts a permission decided for a call (the metrics' permitted and
     /// rejected calls), on storages where that costs no round trip. A
-    /// circuit this makes is kept at least `ttl_ms`.
-    fn count_permission(&self, _service: &[u8], _permitted: bool, _ttl_ms: Millis) {}
+    /// circuit this makes is kept as long as a closed one under `config`.
+    fn count_permission(&self, _service: &[u8], _permitted: bool, _config: &Config) {}
 
     /// The counters of a circuit, when the storage keeps them (`None`
     /// otherwise; all zero for a circuit it does not hold).

@@ -31,6 +31,7 @@ use words::{
 
 use super::memory::ExpiryClock;
 use super::{CallCounters, ListedCircuit, ListedCircuitCounters, OutcomeRecord, Storage, StorageError};
+use crate::core::config::Config;
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
@@ -912,7 +913,7 @@ impl Storage for SharedMemoryStorage {
             .collect())
     }
 
-    fn count_permission(&self, service: &[u8], permitted: bool, _ttl_ms: Millis) {
+    fn count_permission(&self, service: &[u8], permitted: bool, _config: &Config) {
         // Claims the record of a new circuit, as its first outcome would:
         // its first call is counted too, and the record is kept the default
         // time until a transition or an outcome says how long. Refused one,
