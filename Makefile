@@ -41,6 +41,7 @@ test-phpt: deps build
 test-integration: deps build
 	tests/integration/fpm-shared-memory.sh $(EXTENSION)
 	tests/integration/fpm-pool-extension.sh $(EXTENSION)
+	tests/integration/fpm-named-segment.sh $(EXTENSION)
 	tests/integration/fpm-exit.sh $(EXTENSION)
 	tests/integration/fpm-metrics.sh $(EXTENSION)
 	tests/integration/redis.sh $(EXTENSION)

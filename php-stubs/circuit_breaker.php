@@ -71,7 +71,7 @@ namespace Zeusi\CircuitBreaker {
     /** A circuit protecting one service, identified by its name. It holds no state of its own. */
     class CircuitBreaker implements CircuitBreakerInterface, ManualControlInterface
     {
-        /** @param Clock\ClockInterface|null $clock the system clock by default */
+        /** @param Clock\ClockInterface|\Psr\Clock\ClockInterface|null $clock the system clock by default; a PSR-20 clock is accepted when psr/clock is loaded */
         public function __construct(string $service, Configuration $configuration, Storage\StorageInterface $storage, ?Event\EventListenerInterface $eventListener = null, ?Clock\ClockInterface $clock = null) {}
 
         public function acquirePermission(): bool {}
@@ -115,16 +115,11 @@ namespace Zeusi\CircuitBreaker {
      */
     class Configuration
     {
-        /** Read-only. */
-        public $halfOpenPolicy;
-        /** Read-only. */
-        public $maxOpenDuration;
-        /** Read-only. */
-        public $openDuration;
-        /** Read-only. */
-        public $openingRules;
-        /** Read-only. */
-        public $timeWindow;
+        public readonly \Zeusi\CircuitBreaker\HalfOpen\HalfOpenPolicyInterface $halfOpenPolicy;
+        public readonly ?float $maxOpenDuration;
+        public readonly float $openDuration;
+        public readonly array $openingRules;
+        public readonly float $timeWindow;
 
         /**
          * @param list<Opening\OpeningRuleInterface> $openingRules at least one
@@ -166,17 +161,32 @@ namespace Zeusi\CircuitBreaker\Clock {
 namespace Zeusi\CircuitBreaker\Storage {
 
     /**
-     * Where circuits live. The storages of this extension implement it; so can a class
-     * written in PHP, by providing three primitives, which the extension composes exactly
-     * as it composes Memcached's. Keys are printable ASCII; values are the decimal text
-     * of integers, or a state's text; $ttl is in seconds.
-     *
-     * @method int increment(string $key, int $ttl) adds 1 to the integer at $key, creating it at 1 with $ttl when absent, atomically
-     * @method array getMultiple(array $keys) the values of the keys that exist, as [key => value]
-     * @method bool compareAndSet(string $key, ?string $expected, string $value, int $ttl) stores $value if the value is still $expected (null: absent)
+     * Where circuits live: what every storage parameter takes. The storages of this
+     * extension implement it; a storage written in PHP implements KeyValueStoreInterface,
+     * which extends it. (A StorageInterface written in PHP with the three methods of
+     * KeyValueStoreInterface is still accepted, but PHP does not check its signatures.)
      */
     interface StorageInterface
     {
+    }
+
+    /**
+     * A storage written in PHP: three primitives, which the extension composes exactly as
+     * it composes Memcached's. Keys are printable ASCII; values are the decimal text of
+     * integers, or a state's text; $ttl is in seconds. An exception thrown here is a
+     * storage failure: the breaker lets the call through and reports it (StorageFailed,
+     * or the StorageException of getState()) with this exception as its previous.
+     */
+    interface KeyValueStoreInterface extends StorageInterface
+    {
+        /** Adds 1 to the integer at $key, creating it at 1 with $ttl when absent, atomically; returns the new value. */
+        public function increment(string $key, int $ttl): int;
+
+        /** @return array<string, string|int> the values of the keys that exist, as [key => value] */
+        public function getMultiple(array $keys): array;
+
+        /** Stores $value if the value is still $expected (null: absent), atomically; whether it stored. */
+        public function compareAndSet(string $key, ?string $expected, string $value, int $ttl): bool;
     }
 
     /**
@@ -197,6 +207,19 @@ namespace Zeusi\CircuitBreaker\Storage {
          * @return list<\Zeusi\CircuitBreaker\Status\CircuitStatus>
          */
         public function listCircuits(string $prefix = ''): array {}
+
+        /**
+         * The segment of this PHP master, as apcu_sma_info() tells APCu's. Without a
+         * segment: ['available' => false, 'error' => why].
+         *
+         * @return array{available: bool, error?: string, segment_size?: int, record_size?: int, records?: int,
+         *     records_used?: int, records_free?: int, records_idle?: int, max_share?: float, max_records_per_prefix?: int,
+         *     idle_records_reused?: int, claims_failed_full?: int, claims_refused_by_share?: int}
+         *     sizes in bytes; a record holds one circuit; records_idle: unused for their time to live, reusable;
+         *     claims_failed_full: circuits that found no record (the breaker failed open);
+         *     claims_refused_by_share: circuits refused because their prefix held its share (shm_max_share)
+         */
+        public static function info(): array {}
     }
 
     /** The name the zeusi/circuit-breaker library gives the storage of one PHP master. */
@@ -256,7 +279,7 @@ namespace Zeusi\CircuitBreaker\Storage {
     /** Circuits of the current process: for tests and long-running processes. */
     class InMemoryStorage implements StorageInterface
     {
-        /** @param \Zeusi\CircuitBreaker\Clock\ClockInterface|null $clock expires idle circuits; pass the breaker's clock in tests */
+        /** @param \Zeusi\CircuitBreaker\Clock\ClockInterface|\Psr\Clock\ClockInterface|null $clock expires idle circuits; pass the breaker's clock in tests */
         public function __construct(?\Zeusi\CircuitBreaker\Clock\ClockInterface $clock = null) {}
 
         /**
@@ -280,10 +303,8 @@ namespace Zeusi\CircuitBreaker\Opening {
      */
     class FailureRateRule implements OpeningRuleInterface
     {
-        /** Read-only. */
-        public $minimumRequests;
-        /** Read-only. */
-        public $threshold;
+        public readonly int $minimumRequests;
+        public readonly float $threshold;
 
         public function __construct(float $threshold, int $minimumRequests) {}
     }
@@ -295,12 +316,9 @@ namespace Zeusi\CircuitBreaker\Opening {
      */
     class SlowCallRateRule implements OpeningRuleInterface
     {
-        /** Read-only. */
-        public $minimumRequests;
-        /** Read-only. */
-        public $slowCallDuration;
-        /** Read-only. */
-        public $threshold;
+        public readonly int $minimumRequests;
+        public readonly float $slowCallDuration;
+        public readonly float $threshold;
 
         public function __construct(float $slowCallDuration, float $threshold, int $minimumRequests) {}
     }
@@ -312,12 +330,9 @@ namespace Zeusi\CircuitBreaker\Opening {
      */
     class FailureOrSlowCallRateRule implements OpeningRuleInterface
     {
-        /** Read-only. */
-        public $minimumRequests;
-        /** Read-only. */
-        public $slowCallDuration;
-        /** Read-only. */
-        public $threshold;
+        public readonly int $minimumRequests;
+        public readonly float $slowCallDuration;
+        public readonly float $threshold;
 
         public function __construct(float $slowCallDuration, float $threshold, int $minimumRequests) {}
     }
@@ -325,8 +340,7 @@ namespace Zeusi\CircuitBreaker\Opening {
     /** @property-read int $failures failures in a row that open the circuit, at least 1 */
     class ConsecutiveFailuresRule implements OpeningRuleInterface
     {
-        /** Read-only. */
-        public $failures;
+        public readonly int $failures;
 
         public function __construct(int $failures) {}
     }
@@ -339,12 +353,9 @@ namespace Zeusi\CircuitBreaker\Opening {
      */
     class OpeningCause
     {
-        /** Read-only. */
-        public $evaluatedOutcomes;
-        /** Read-only. */
-        public $matchingOutcomes;
-        /** Read-only. */
-        public $openingRule;
+        public readonly int $evaluatedOutcomes;
+        public readonly int $matchingOutcomes;
+        public readonly \Zeusi\CircuitBreaker\Opening\OpeningRuleInterface $openingRule;
 
         /** Made by the breaker: calling it throws. */
         public function __construct() {}
@@ -401,8 +412,7 @@ namespace Zeusi\CircuitBreaker\HalfOpen {
      */
     class PermittedCallsPolicy implements HalfOpenPolicyInterface
     {
-        /** Read-only. */
-        public $permittedCalls;
+        public readonly int $permittedCalls;
 
         public function __construct(float $maxDuration, int $permittedCalls = 1) {}
 
@@ -435,12 +445,9 @@ namespace Zeusi\CircuitBreaker\Event {
      */
     class CircuitOpened implements EventInterface
     {
-        /** Read-only. */
-        public $openDuration;
-        /** Read-only. */
-        public $openingCause;
-        /** Read-only. */
-        public $previousState;
+        public readonly float $openDuration;
+        public readonly \Zeusi\CircuitBreaker\Opening\OpeningCause $openingCause;
+        public readonly \Zeusi\CircuitBreaker\State $previousState;
 
         /** Made by the breaker: calling it throws. */
         public function __construct() {}
@@ -473,8 +480,7 @@ namespace Zeusi\CircuitBreaker\Event {
     /** @property-read \Zeusi\CircuitBreaker\State $state open or half-open */
     class CallRejected implements EventInterface
     {
-        /** Read-only. */
-        public $state;
+        public readonly \Zeusi\CircuitBreaker\State $state;
 
         /** Made by the breaker: calling it throws. */
         public function __construct() {}
@@ -518,8 +524,7 @@ namespace Zeusi\CircuitBreaker\Event {
     /** @property-read \Zeusi\CircuitBreaker\Exception\StorageException $exception */
     class StorageFailed implements EventInterface
     {
-        /** Read-only. */
-        public $exception;
+        public readonly \Zeusi\CircuitBreaker\Exception\StorageException $exception;
 
         /** Made by the breaker: calling it throws. */
         public function __construct() {}

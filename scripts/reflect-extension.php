@@ -34,7 +34,7 @@ function describe_class(ReflectionClass $class, string $strip): array
         if ($class->isEnum()) {
             continue;
         }
-        $lines[] = sprintf('  property %s %s $%s', $property->isPublic() ? 'public' : ($property->isProtected() ? 'protected' : 'private'), type_name($property->getType(), $strip), $property->getName());
+        $lines[] = sprintf('  property %s%s %s $%s', $property->isPublic() ? 'public' : ($property->isProtected() ? 'protected' : 'private'), $property->isReadOnly() ? ' readonly' : '', type_name($property->getType(), $strip), $property->getName());
     }
     $methods = array_filter($class->getMethods(), fn ($m) => $m->getDeclaringClass()->getName() === $class->getName() && !($class->isEnum() && in_array($m->getName(), ['cases', 'from', 'tryFrom'], true)));
     usort($methods, fn ($a, $b) => strcmp(strtolower($a->getName()), strtolower($b->getName())));

@@ -4,7 +4,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use super::args::{ClockArg, ConfigurationArg, ListenerArg, ServiceName, StorageArg};
+use super::args::{ClockArg, ConfigurationArg, Float, ListenerArg, ServiceName, StorageArg};
 use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
@@ -12,7 +12,8 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 use super::callback::{contain_panic, ending, finish};
 use super::classes::{
     CALL_NOT_PERMITTED, STORAGE_EXCEPTION, circuit_breaker_interface, in_scope_of, invalid_configuration,
-    logic_exception, manual_control_interface, new_exception, storage_exception,
+    logic_exception, manual_control_interface, new_exception, new_throwable, storage_exception,
+    storage_exception_after,
 };
 use super::clock::{Clock, system_now_ms};
 use super::configuration::{Configuration, describe};
@@ -98,7 +99,7 @@ impl CircuitBreaker {
                     return Err(invalid_configuration(ConfigError::new(
                         "storage",
                         format!("{} without {}()", describe(storage.0), missing.join("(), ")),
-                        "a storage of this extension, or a StorageInterface with increment(), getMultiple() and compareAndSet()",
+                        "a storage of this extension, or a KeyValueStoreInterface (increment(), getMultiple(), compareAndSet())",
                     )));
                 }
                 Some(userland_storage(storage.0))
@@ -133,20 +134,26 @@ impl CircuitBreaker {
     }
 
     #[php(optional = duration)]
-    pub fn register_success(&self, duration: Option<f64>) -> Result<(), PhpException> {
-        finish(duration_ms(duration).and_then(|duration| self.register(Outcome::Success, duration)))
+    pub fn register_success(&self, duration: Option<Float>) -> Result<(), PhpException> {
+        finish(
+            duration_ms(duration.map(|duration| duration.0))
+                .and_then(|duration| self.register(Outcome::Success, duration)),
+        )
     }
 
     #[php(optional = duration)]
-    pub fn register_failure(&self, duration: Option<f64>) -> Result<(), PhpException> {
-        finish(duration_ms(duration).and_then(|duration| self.register(Outcome::Failure, duration)))
+    pub fn register_failure(&self, duration: Option<Float>) -> Result<(), PhpException> {
+        finish(
+            duration_ms(duration.map(|duration| duration.0))
+                .and_then(|duration| self.register(Outcome::Failure, duration)),
+        )
     }
 
     pub fn get_state(&self) -> Result<State, PhpException> {
         let state = match self.with_core(&mut |_| {}, |breaker, now, _| breaker.state(now)) {
             Ok((state, _)) => state
                 .map(State::from)
-                .map_err(|error| storage_exception(error.to_string())),
+                .map_err(|error| storage_exception_after(error.to_string(), self.thrown_by_storage())),
             Err(Interrupted::Reentered(exception)) => Err(exception),
             // The engine ignores what a method returns while the script ends.
             Err(Interrupted::Ending) => Ok(State::Closed),
@@ -323,6 +330,13 @@ impl CircuitBreaker {
         })
     }
 
+    /// What a storage written in PHP threw in this call.
+    fn thrown_by_storage(&self) -> Option<Zval> {
+        self.userland
+            .as_ref()
+            .and_then(|userland| userland.backend.take_thrown())
+    }
+
     pub fn get_service_zval(&self) -> Zval {
         Bytes(&self.service).into_zval(false).unwrap_or_default()
     }
@@ -378,7 +392,7 @@ impl CircuitBreaker {
             Event::Closed => PhpEvent::Closed,
             Event::Rejected { phase } => PhpEvent::Rejected { state: phase.into() },
             Event::StorageFailed(error) => PhpEvent::StorageFailed {
-                exception: storage_error(&error),
+                exception: storage_error(&error, self.thrown_by_storage()),
             },
         }
     }
@@ -416,8 +430,8 @@ fn internal_error(message: &str) -> StorageError {
     ))
 }
 
-fn storage_error(error: &StorageError) -> Zval {
-    new_exception(&STORAGE_EXCEPTION, &error.to_string())
+fn storage_error(error: &StorageError, thrown: Option<Zval>) -> Zval {
+    new_throwable(STORAGE_EXCEPTION.get(), &error.to_string(), thrown.as_ref())
 }
 
 /// The exception for a call the circuit did not permit.

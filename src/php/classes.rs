@@ -47,6 +47,7 @@ class_slots!(
     MANUAL_CONTROL_INTERFACE,
     CLOCK_INTERFACE,
     STORAGE_INTERFACE,
+    KEY_VALUE_STORE_INTERFACE,
     OPENING_RULE_INTERFACE,
     HALF_OPEN_POLICY_INTERFACE,
     RAMP_CURVE_INTERFACE,
@@ -158,6 +159,31 @@ pub fn register_interfaces() -> ext_php_rs::error::Result<()> {
     interface("Storage\\StorageInterface", vec![])
         .registration(|ce, _| STORAGE_INTERFACE.set(ce))
         .register()?;
+    // A storage written in PHP: the three primitives the core composes
+    // (userland_storage.rs), declared so that PHP checks their signatures.
+    // It extends StorageInterface, so that it fits every parameter typed
+    // with a storage.
+    interface(
+        "Storage\\KeyValueStoreInterface",
+        vec![
+            abstract_method("increment")
+                .arg(arg("key", DataType::String))
+                .arg(arg("ttl", DataType::Long))
+                .returns(DataType::Long, false, false),
+            abstract_method("getMultiple")
+                .arg(arg("keys", DataType::Array))
+                .returns(DataType::Array, false, false),
+            abstract_method("compareAndSet")
+                .arg(arg("key", DataType::String))
+                .arg(arg("expected", DataType::String).allow_null())
+                .arg(arg("value", DataType::String))
+                .arg(arg("ttl", DataType::Long))
+                .returns(DataType::Bool, false, false),
+        ],
+    )
+    .implements((storage_interface, "Zeusi\\CircuitBreaker\\Storage\\StorageInterface"))
+    .registration(|ce, _| KEY_VALUE_STORE_INTERFACE.set(ce))
+    .register()?;
     interface("Opening\\OpeningRuleInterface", vec![])
         .registration(|ce, _| OPENING_RULE_INTERFACE.set(ce))
         .register()?;
@@ -331,11 +357,74 @@ pub fn register_exceptions() -> ext_php_rs::error::Result<()> {
 /// An exception of one of our classes, built as `new $class($message)` so it
 /// has its file, line and trace, ready to throw or to hand to a listener.
 pub fn new_exception(class: &ClassSlot, message: &str) -> Zval {
-    let zval = ZendObject::new(class.get()).into_zval(false).unwrap_or_default();
+    new_throwable(class.get(), message, None)
+}
+
+/// `new $class($message, 0, $previous)`.
+pub fn new_throwable(class: &ClassEntry, message: &str, previous: Option<&Zval>) -> Zval {
+    let zval = ZendObject::new(class).into_zval(false).unwrap_or_default();
     if let Some(object) = zval.object() {
-        let _ = super::callback::call_method(object, "__construct", vec![&message]);
+        let _ = match previous {
+            Some(previous) => super::callback::call_method(object, "__construct", vec![&message, &0_i64, previous]),
+            None => super::callback::call_method(object, "__construct", vec![&message]),
+        };
     }
     zval
+}
+
+/// A `TypeError`, with the exception it stands in for as its previous.
+pub fn type_error(message: &str, previous: Option<&Zval>) -> PhpException {
+    let error = new_throwable(ext_php_rs::zend::ce::type_error(), message, previous);
+    PhpException::new(message.to_owned(), 0, ext_php_rs::zend::ce::type_error()).with_object(error)
+}
+
+unsafe extern "C" {
+    fn zend_exception_set_previous(
+        exception: *mut ext_php_rs::ffi::zend_object,
+        add_previous: *mut ext_php_rs::ffi::zend_object,
+    );
+}
+
+/// Hangs `previous` at the end of the chain of `exception`'s previous
+/// exceptions, as PHP does for an exception thrown in a `finally`, unless it
+/// is already in that chain (or is `exception` itself).
+pub fn add_previous(exception: &mut ZendObject, previous: &Zval) {
+    let Some(previous_object) = previous.object() else {
+        return;
+    };
+    let mut link = Some(std::ptr::from_ref::<ZendObject>(exception));
+    while let Some(current) = link {
+        if std::ptr::eq(current, previous_object) {
+            return;
+        }
+        // SAFETY: each link is a live Throwable held by the chain.
+        let current = unsafe { &*current };
+        link = previous_of(current).map(std::ptr::from_ref);
+    }
+    // SAFETY: both are live Throwables; the engine takes over one reference
+    // to `previous`, which we add first.
+    unsafe {
+        let previous_object = std::ptr::from_ref(previous_object).cast_mut();
+        (*previous_object).gc.refcount += 1;
+        zend_exception_set_previous(std::ptr::from_mut(exception), previous_object);
+    }
+}
+
+/// The `$previous` of a Throwable: a private property of `Exception` or
+/// `Error`, read in the scope of the one it extends.
+fn previous_of(throwable: &ZendObject) -> Option<&ZendObject> {
+    let base = if throwable.instance_of(ext_php_rs::zend::ce::exception()) {
+        ext_php_rs::zend::ce::exception()
+    } else {
+        ext_php_rs::zend::ce::error()
+    };
+    let saved = ExecutorGlobals::get().fake_scope;
+    ExecutorGlobals::get_mut().fake_scope = std::ptr::from_ref(base).cast_mut();
+    let previous = throwable.get_property::<&Zval>("previous").ok().and_then(Zval::object);
+    ExecutorGlobals::get_mut().fake_scope = saved;
+    // SAFETY: the object is held by `throwable`'s property table, which
+    // outlives this borrow.
+    previous.map(|previous| unsafe { &*std::ptr::from_ref(previous) })
 }
 
 pub fn invalid_configuration(error: crate::core::error::ConfigError) -> PhpException {
@@ -344,4 +433,17 @@ pub fn invalid_configuration(error: crate::core::error::ConfigError) -> PhpExcep
 
 pub fn storage_exception(message: String) -> PhpException {
     PhpException::new(message, 0, STORAGE_EXCEPTION.get())
+}
+
+/// A `StorageException` whose previous is what a storage written in PHP
+/// threw.
+pub fn storage_exception_after(message: String, thrown: Option<Zval>) -> PhpException {
+    match thrown {
+        Some(thrown) => PhpException::new(message.clone(), 0, STORAGE_EXCEPTION.get()).with_object(new_throwable(
+            STORAGE_EXCEPTION.get(),
+            &message,
+            Some(&thrown),
+        )),
+        None => storage_exception(message),
+    }
 }

@@ -4,6 +4,7 @@
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 
+use super::args::Float;
 use super::callback::{call_function, call_method, finish, overrides};
 use super::classes::{clock_interface, invalid_configuration};
 use super::configuration::shown_float;
@@ -94,7 +95,8 @@ impl MockClock {
         finish(DateTime(date_time(self.seconds.get())))
     }
 
-    pub fn sleep(&self, seconds: f64) -> Result<(), PhpException> {
+    pub fn sleep(&self, seconds: Float) -> Result<(), PhpException> {
+        let seconds = seconds.0;
         let now = self.seconds.get();
         let latest = MOCK_RANGE.end() - now;
         if !(0.0..=latest).contains(&seconds) {

@@ -2,9 +2,9 @@
 
 use std::rc::Rc;
 
-use super::args::{CurveArg, PolicyArg};
+use super::args::{ArrayArg, CurveArg, Float, Int, PolicyArg};
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, Zval};
+use ext_php_rs::types::{ZendClassObject, ZendObject, Zval};
 
 use super::callback::{call_method, overrides};
 use super::classes::{half_open_policy_interface, invalid_configuration, opening_rule_interface, ramp_curve_interface};
@@ -70,9 +70,9 @@ fn slow_of(rule: &OpeningRule) -> f64 {
 
 #[php_impl]
 impl FailureRateRule {
-    pub fn __construct(threshold: f64, minimumRequests: i64) -> Checked<Self> {
+    pub fn __construct(threshold: Float, minimumRequests: Int) -> Checked<Self> {
         Ok(Self {
-            rule: checked(OpeningRule::failure_rate(threshold, minimumRequests))?,
+            rule: checked(OpeningRule::failure_rate(threshold.0, minimumRequests.0))?,
         })
     }
     #[php(getter)]
@@ -90,9 +90,9 @@ macro_rules! slow_rule_impl {
     ($rust:ident, $constructor:path) => {
         #[php_impl]
         impl $rust {
-            pub fn __construct(slowCallDuration: f64, threshold: f64, minimumRequests: i64) -> Checked<Self> {
+            pub fn __construct(slowCallDuration: Float, threshold: Float, minimumRequests: Int) -> Checked<Self> {
                 Ok(Self {
-                    rule: checked($constructor(slowCallDuration, threshold, minimumRequests))?,
+                    rule: checked($constructor(slowCallDuration.0, threshold.0, minimumRequests.0))?,
                 })
             }
             #[php(getter)]
@@ -116,9 +116,9 @@ slow_rule_impl!(FailureOrSlowCallRateRule, OpeningRule::failure_or_slow_call_rat
 
 #[php_impl]
 impl ConsecutiveFailuresRule {
-    pub fn __construct(failures: i64) -> Checked<Self> {
+    pub fn __construct(failures: Int) -> Checked<Self> {
         Ok(Self {
-            rule: checked(OpeningRule::consecutive_failures(failures))?,
+            rule: checked(OpeningRule::consecutive_failures(failures.0))?,
         })
     }
     #[php(getter)]
@@ -145,13 +145,13 @@ pub struct ExponentialRampCurve {
 
 #[php_impl]
 impl ExponentialRampCurve {
-    pub fn __construct(initialRatio: f64) -> Checked<Self> {
+    pub fn __construct(initialRatio: Float) -> Checked<Self> {
         Ok(Self {
-            curve: checked(ExponentialCurve::new(initialRatio))?,
+            curve: checked(ExponentialCurve::new(initialRatio.0))?,
         })
     }
-    pub fn compute_admission_ratio(&self, progress: f64) -> f64 {
-        self.curve.admission_ratio(progress)
+    pub fn compute_admission_ratio(&self, progress: Float) -> f64 {
+        self.curve.admission_ratio(progress.0)
     }
 }
 
@@ -165,13 +165,13 @@ pub struct PowerRampCurve {
 #[php_impl]
 impl PowerRampCurve {
     #[php(defaults(exponent = 1.0))]
-    pub fn __construct(initialRatio: f64, exponent: f64) -> Checked<Self> {
+    pub fn __construct(initialRatio: Float, exponent: Float) -> Checked<Self> {
         Ok(Self {
-            curve: checked(PowerCurve::new(initialRatio, exponent))?,
+            curve: checked(PowerCurve::new(initialRatio.0, exponent.0))?,
         })
     }
-    pub fn compute_admission_ratio(&self, progress: f64) -> f64 {
-        self.curve.admission_ratio(progress)
+    pub fn compute_admission_ratio(&self, progress: Float) -> f64 {
+        self.curve.admission_ratio(progress.0)
     }
 }
 
@@ -236,30 +236,30 @@ pub struct RampPolicy {
 
 #[php_impl]
 impl RampPolicy {
-    pub fn __construct(duration: f64, curve: CurveArg<'_>) -> Checked<Self> {
+    pub fn __construct(duration: Float, curve: CurveArg<'_>) -> Checked<Self> {
         Ok(Self {
-            policy: checked(HalfOpenPolicy::ramp(duration, curve_of(curve.0)))?,
+            policy: checked(HalfOpenPolicy::ramp(duration.0, curve_of(curve.0)))?,
         })
     }
 
-    pub fn create_exponential(duration: f64, initialRatio: f64) -> Checked<Self> {
-        let curve = checked(ExponentialCurve::new(initialRatio))?;
+    pub fn create_exponential(duration: Float, initialRatio: Float) -> Checked<Self> {
+        let curve = checked(ExponentialCurve::new(initialRatio.0))?;
         Ok(Self {
-            policy: checked(HalfOpenPolicy::ramp(duration, Rc::new(curve)))?,
+            policy: checked(HalfOpenPolicy::ramp(duration.0, Rc::new(curve)))?,
         })
     }
 
-    pub fn create_linear(duration: f64, initialRatio: f64) -> Checked<Self> {
-        let curve = checked(PowerCurve::new(initialRatio, 1.0))?;
+    pub fn create_linear(duration: Float, initialRatio: Float) -> Checked<Self> {
+        let curve = checked(PowerCurve::new(initialRatio.0, 1.0))?;
         Ok(Self {
-            policy: checked(HalfOpenPolicy::ramp(duration, Rc::new(curve)))?,
+            policy: checked(HalfOpenPolicy::ramp(duration.0, Rc::new(curve)))?,
         })
     }
 
-    pub fn create_power(duration: f64, initialRatio: f64, exponent: f64) -> Checked<Self> {
-        let curve = checked(PowerCurve::new(initialRatio, exponent))?;
+    pub fn create_power(duration: Float, initialRatio: Float, exponent: Float) -> Checked<Self> {
+        let curve = checked(PowerCurve::new(initialRatio.0, exponent.0))?;
         Ok(Self {
-            policy: checked(HalfOpenPolicy::ramp(duration, Rc::new(curve)))?,
+            policy: checked(HalfOpenPolicy::ramp(duration.0, Rc::new(curve)))?,
         })
     }
 
@@ -277,16 +277,16 @@ pub struct PermittedCallsPolicy {
 
 #[php_impl]
 impl PermittedCallsPolicy {
-    #[php(defaults(permittedCalls = 1))]
-    pub fn __construct(maxDuration: f64, permittedCalls: i64) -> Checked<Self> {
+    #[php(defaults(permittedCalls = 1_i64))]
+    pub fn __construct(maxDuration: Float, permittedCalls: Int) -> Checked<Self> {
         Ok(Self {
-            policy: checked(HalfOpenPolicy::permitted_calls(maxDuration, permittedCalls))?,
+            policy: checked(HalfOpenPolicy::permitted_calls(maxDuration.0, permittedCalls.0))?,
         })
     }
 
-    pub fn create_single_trial(maxDuration: f64) -> Checked<Self> {
+    pub fn create_single_trial(maxDuration: Float) -> Checked<Self> {
         Ok(Self {
-            policy: checked(HalfOpenPolicy::permitted_calls(maxDuration, 1))?,
+            policy: checked(HalfOpenPolicy::permitted_calls(maxDuration.0, 1))?,
         })
     }
 
@@ -316,12 +316,13 @@ pub struct Configuration {
 impl Configuration {
     #[php(optional = maxOpenDuration)]
     pub fn __construct(
-        timeWindow: f64,
-        openingRules: &ZendHashTable,
-        openDuration: f64,
+        timeWindow: Float,
+        openingRules: ArrayArg<'_>,
+        openDuration: Float,
         halfOpenPolicy: PolicyArg<'_>,
-        maxOpenDuration: Option<f64>,
+        maxOpenDuration: Option<Float>,
     ) -> Checked<Self> {
+        let openingRules = openingRules.0;
         let mut rules = Vec::with_capacity(openingRules.len());
         let mut given = Vec::with_capacity(openingRules.len());
         for (position, (_, value)) in openingRules.iter().enumerate() {
@@ -347,8 +348,8 @@ impl Configuration {
                 ))
             })?;
         let config = checked(
-            Config::new(timeWindow, rules, openDuration, policy)
-                .and_then(|config| config.with_max_open_duration(maxOpenDuration)),
+            Config::new(timeWindow.0, rules, openDuration.0, policy)
+                .and_then(|config| config.with_max_open_duration(maxOpenDuration.map(|duration| duration.0))),
         )?;
         Ok(Self {
             config: Rc::new(config),

@@ -4,7 +4,7 @@
 use std::cell::Cell;
 use std::time::Instant;
 
-use super::args::{BreakerArg, CallableArg, ClassifierArg, ThrowableArg};
+use super::args::{BreakerArg, CallableArg, ClassifierArg, Float, ThrowableArg, type_name};
 use ext_php_rs::convert::{FromZval, IntoZval};
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
@@ -12,7 +12,7 @@ use ext_php_rs::zend::ExecutorGlobals;
 
 use super::breaker::{CircuitBreaker, call_not_permitted, duration_ms, native_breaker};
 use super::callback::{CallError, call_callable, call_method, ending, finish, overrides};
-use super::classes::{CALL_NOT_PERMITTED, outcome_classifier_interface};
+use super::classes::{CALL_NOT_PERMITTED, add_previous, outcome_classifier_interface, type_error};
 use super::enums::{Outcome, State};
 use super::reentry::refuse_reconstruction;
 use crate::breaker::Permission;
@@ -120,12 +120,26 @@ impl Protection {
     }
 
     /// The outcome the classifier gives `value`; `None` when it gives none,
-    /// throws (its exception goes on) or ends the script.
+    /// throws (its exception goes on, with the call's own exception at the
+    /// end of its previous ones, so that neither is lost) or ends the script.
     fn classify(&self, method: &str, value: &Zval, default: Outcome) -> Option<Outcome> {
         let Some(classifier) = self.classifier.as_ref().and_then(Zval::object) else {
             return Some(default);
         };
-        let outcome = call_method(classifier, method, vec![value]).ok()?;
+        let outcome = match call_method(classifier, method, vec![value]) {
+            Ok(outcome) => outcome,
+            Err(CallError::Threw(_)) => {
+                if value.is_object()
+                    && method == "classifyException"
+                    && let Some(mut thrown) = ExecutorGlobals::take_exception()
+                {
+                    add_previous(&mut thrown, value);
+                    let _ = ext_php_rs::exception::throw_object(thrown.into_zval(false).unwrap_or_default());
+                }
+                return None;
+            }
+            Err(_) => return None,
+        };
         Outcome::from_zval(&outcome)
     }
 
@@ -271,7 +285,8 @@ pub struct Attempt {
 #[php_impl]
 impl Attempt {
     #[php(optional = duration)]
-    pub fn register_result(&self, result: &Zval, duration: Option<f64>) -> Result<(), PhpException> {
+    pub fn register_result(&self, result: &Zval, duration: Option<Float>) -> Result<(), PhpException> {
+        let duration = duration.map(|duration| duration.0);
         duration_ms(duration)?;
         if self.registered.replace(true) {
             return Ok(());
@@ -280,7 +295,8 @@ impl Attempt {
     }
 
     #[php(optional = duration)]
-    pub fn register_exception(&self, exception: ThrowableArg<'_>, duration: Option<f64>) -> Result<(), PhpException> {
+    pub fn register_exception(&self, exception: ThrowableArg<'_>, duration: Option<Float>) -> Result<(), PhpException> {
+        let duration = duration.map(|duration| duration.0);
         duration_ms(duration)?;
         if self.registered.replace(true) {
             return Ok(());
@@ -299,7 +315,10 @@ pub struct CallbackOutcomeClassifier {
     pub(super) on_result: Option<Zval>,
 }
 
-fn outcome_from(callback: &Zval, argument: &Zval) -> Result<Option<Outcome>, PhpException> {
+/// What `callback` says of `argument`. A value that is neither an `Outcome`
+/// nor null is a `TypeError` naming `method`, with the exception classified
+/// (if it is one) as its previous.
+fn outcome_from(method: &str, callback: &Zval, argument: &Zval) -> Result<Option<Outcome>, PhpException> {
     // Its exception, or the end of the script, goes on to the caller.
     let Ok(returned) = call_callable(callback, vec![argument]) else {
         return Ok(None);
@@ -307,9 +326,15 @@ fn outcome_from(callback: &Zval, argument: &Zval) -> Result<Option<Outcome>, Php
     if returned.is_null() {
         return Ok(None);
     }
-    Outcome::from_zval(&returned)
-        .map(Some)
-        .ok_or_else(|| PhpException::from_message("The classifier callback must return an Outcome or null".into()))
+    Outcome::from_zval(&returned).map(Some).ok_or_else(|| {
+        type_error(
+            &format!(
+                "Zeusi\\CircuitBreaker\\Execution\\CallbackOutcomeClassifier::{method}(): the callback must return Zeusi\\CircuitBreaker\\Outcome or null, {} returned",
+                type_name(&returned)
+            ),
+            Some(argument).filter(|argument| argument.is_object()),
+        )
+    })
 }
 
 #[php_impl]
@@ -327,12 +352,12 @@ impl CallbackOutcomeClassifier {
     }
 
     pub fn classify_exception(&self, exception: ThrowableArg<'_>) -> Result<Option<Outcome>, PhpException> {
-        finish(outcome_from(&self.on_exception, exception.0))
+        finish(outcome_from("classifyException", &self.on_exception, exception.0))
     }
 
     pub fn classify_result(&self, result: &Zval) -> Result<Option<Outcome>, PhpException> {
         match &self.on_result {
-            Some(callback) => finish(outcome_from(callback, result)),
+            Some(callback) => finish(outcome_from("classifyResult", callback, result)),
             None => Ok(Some(Outcome::Success)),
         }
     }

@@ -83,8 +83,9 @@ pub fn request_startup() {
     // `php_dl()` with `start_now`, as php-fpm loads a pool's extension,
     // calls this right after module startup, outside any request: the
     // executor is not active then, as it is in every request.
+    // A named segment is shared whenever the module starts: no notice.
     // SAFETY: reading a flag of this thread's executor globals.
-    if !unsafe { (*ext_php_rs::ffi::ext_php_rs_executor_globals()).active } {
+    if !unsafe { (*ext_php_rs::ffi::ext_php_rs_executor_globals()).active } && !super::shared_memory::is_named() {
         note_loaded_late();
     }
     let needed = match SLOTS_NEEDED.load(Ordering::Relaxed) {

@@ -14,6 +14,7 @@ mod exporter;
 mod gc;
 mod late_load;
 mod memcached;
+mod readonly;
 mod redis;
 mod reentry;
 mod shared_memory;
@@ -33,6 +34,7 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
     callback::install_panic_hook();
     shared_memory::startup(module_number);
     gc::install_handlers();
+    readonly::install_handlers();
     match classes::register_interfaces().and_then(|()| classes::register_exceptions()) {
         Ok(()) => 0,
         Err(_) => 1,
@@ -42,15 +44,23 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
 extern "C" fn shutdown(_ty: i32, _module_number: i32) -> i32 {
     shared_memory::shutdown();
     late_load::shutdown();
+    readonly::shutdown();
     0
 }
 
 extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
     late_load::request_startup();
+    readonly::declare_types();
     0
 }
 
-extern "C" fn info(_module: *mut ModuleEntry) {
+unsafe extern "C" {
+    fn display_ini_entries(module: *mut ModuleEntry);
+}
+
+/// phpinfo() and `php --ri`: our rows, then the table of our ini settings
+/// ("Directive => Local Value => Master Value"), as every extension shows.
+extern "C" fn info(module: *mut ModuleEntry) {
     let mut rows = vec![
         ("circuit_breaker support", "enabled".to_owned()),
         ("version", env!("CARGO_PKG_VERSION").to_owned()),
@@ -66,6 +76,7 @@ extern "C" fn info(_module: *mut ModuleEntry) {
             ext_php_rs::ffi::php_info_print_table_row(2, name.as_ptr(), value.as_ptr());
         }
         ext_php_rs::ffi::php_info_print_table_end();
+        display_ini_entries(module);
     }
 }
 

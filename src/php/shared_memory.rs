@@ -1,32 +1,37 @@
 //! The shared-memory segment of the process (made at module startup, so an
-//! FPM master hands it to every worker it forks) and the storage classes
-//! over it.
+//! FPM master hands it to every worker it forks; or, named by
+//! `circuit_breaker.shm_name`, attached by every process of the user) and
+//! the storage classes over it.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
 use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::prelude::*;
+use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
-use ext_php_rs::types::Zval;
-
+use super::args::Text;
 use super::classes::storage_interface;
 use super::status::list_circuits;
 use crate::core::counts::Tally;
 use crate::core::duration::Millis;
 use crate::core::machine::CircuitState;
 use crate::core::window::WindowGeometry;
-use crate::storage::shm::{DEFAULT_MAX_SHARE, Segment, SharedMemoryStorage as ShmStorage, parse_size};
+use crate::storage::shm::{
+    DEFAULT_MAX_SHARE, Segment, SharedMemoryStorage as ShmStorage, idle_records, parse_size, record_size,
+};
 use crate::storage::{CallCounters, ListedCircuit, ListedCircuitCounters, OutcomeRecord, Storage, StorageError};
 
 pub const SIZE_SETTING: &str = "circuit_breaker.shm_size";
 const DEFAULT_SIZE: &str = "32M";
 const SHARE_SETTING: &str = "circuit_breaker.shm_max_share";
+const NAME_SETTING: &str = "circuit_breaker.shm_name";
 
-static INI_ENTRIES: IniEntryDefs<3> = IniEntryDefs::new([
+static INI_ENTRIES: IniEntryDefs<4> = IniEntryDefs::new([
     IniEntryDef::new(c"circuit_breaker.shm_size", c"32M", IniEntryPermission::System),
     IniEntryDef::new(c"circuit_breaker.shm_max_share", c"0.5", IniEntryPermission::System),
+    IniEntryDef::new(c"circuit_breaker.shm_name", c"", IniEntryPermission::System),
     IniEntryDef::end(),
 ]);
 
@@ -35,31 +40,91 @@ static SEGMENT: AtomicPtr<Segment> = AtomicPtr::new(std::ptr::null_mut());
 /// Why there is no segment, for the errors of the storages.
 static SEGMENT_ERROR: Mutex<String> = Mutex::new(String::new());
 
-/// Registers the ini settings and maps the segment.
+/// The sizes `circuit_breaker.shm_size` may take: below, a segment holds
+/// at most a circuit or two; above, the value is surely a typo (4G hold
+/// hundreds of thousands of circuits).
+const SIZE_RANGE: std::ops::RangeInclusive<usize> = (16 << 10)..=(4 << 30);
+const SIZE_RANGE_TEXT: &str = "from 16K to 4G";
+
+unsafe extern "C" {
+    fn php_error_docref(docref: *const std::ffi::c_char, level: std::ffi::c_int, format: *const std::ffi::c_char, ...);
+}
+
+/// A warning at module startup, shown as PHP shows its own ("PHP Warning:
+/// PHP Startup: ..." on the CLI's stderr, in the error log of PHP-FPM).
+fn startup_warning(message: &str) {
+    let message = std::ffi::CString::new(message.replace('\0', "")).unwrap_or_default();
+    // SAFETY: a NUL-terminated message passed through "%s".
+    unsafe {
+        php_error_docref(
+            std::ptr::null(),
+            ext_php_rs::ffi::E_WARNING as std::ffi::c_int,
+            c"%s".as_ptr(),
+            message.as_ptr(),
+        );
+    }
+}
+
+/// The segment size configured, when it is a size in `SIZE_RANGE`.
+fn configured_size(configured: Option<&str>) -> Result<usize, String> {
+    let configured = configured.unwrap_or(DEFAULT_SIZE);
+    parse_size(configured)
+        .filter(|size| SIZE_RANGE.contains(size))
+        .ok_or_else(|| format!("{SIZE_SETTING} = '{configured}' is not a size {SIZE_RANGE_TEXT} (such as 32M)"))
+}
+
+/// The share configured, when it is a number above 0 and at most 1.
+fn configured_share(configured: Option<&str>) -> Result<f64, String> {
+    let Some(configured) = configured else {
+        return Ok(DEFAULT_MAX_SHARE);
+    };
+    configured
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|share| *share > 0.0 && *share <= 1.0)
+        .ok_or_else(|| {
+            format!(
+                "{SHARE_SETTING} = '{configured}' is not a share of the records above 0 and at most 1 (such as 0.5)"
+            )
+        })
+}
+
+/// Registers the ini settings and maps the segment. An invalid setting, or
+/// a segment that cannot be made, leaves the process without a segment:
+/// warned about at startup, and every call of a shared-memory storage then
+/// fails open with a `StorageFailed` event that says why. (Falling back to a
+/// default instead would hide the mistake behind a segment sized for
+/// someone else.)
 pub fn startup(module_number: i32) {
     IniEntryDef::register(INI_ENTRIES.as_slice(), module_number);
     let ini = ExecutorGlobals::get().ini_values();
     let setting = |name: &str| ini.get(name).cloned().flatten();
-    let configured = setting(SIZE_SETTING).unwrap_or_else(|| DEFAULT_SIZE.to_owned());
-    let share = setting(SHARE_SETTING);
-    let result = parse_size(&configured)
-        .ok_or_else(|| format!("{SIZE_SETTING} = '{configured}' is not a size (such as 32M)"))
-        .and_then(|size| match &share {
-            None => Ok((size, DEFAULT_MAX_SHARE)),
-            Some(share) => share
-                .trim()
-                .parse::<f64>()
-                .map(|parsed| (size, parsed))
-                .map_err(|_| format!("{SHARE_SETTING} = '{share}' is not a number (such as 0.5)")),
-        })
-        .and_then(|(size, share)| Segment::create(size, share).map_err(|error| error.to_string()));
+    let name = setting(NAME_SETTING).filter(|name| !name.is_empty());
+    let result = configured_size(setting(SIZE_SETTING).as_deref())
+        .and_then(|size| configured_share(setting(SHARE_SETTING).as_deref()).map(|share| (size, share)))
+        .and_then(|(size, share)| match &name {
+            Some(name) => Segment::open_named(name, size, share).map_err(|error| error.to_string()),
+            None => Segment::create(size, share).map_err(|error| format!("{SIZE_SETTING} = {size} bytes: {error}")),
+        });
     match result {
         Ok(segment) => {
             let previous = SEGMENT.swap(Box::into_raw(Box::new(segment)), Ordering::AcqRel);
             drop_segment(previous);
         }
-        Err(error) => *SEGMENT_ERROR.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = error,
+        Err(error) => {
+            startup_warning(&format!(
+                "{error}: the shared memory storage is disabled (its calls fail open)"
+            ));
+            *SEGMENT_ERROR.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = error;
+        }
     }
+}
+
+/// Whether `circuit_breaker.shm_name` names the segment of this process
+/// (shared with every process of the user that names it).
+pub fn is_named() -> bool {
+    segment().is_ok_and(|segment| segment.name().is_some())
 }
 
 /// Unmaps the segment at module shutdown.
@@ -91,6 +156,7 @@ pub fn info_rows() -> Vec<(&'static str, String)> {
         Ok(segment) => {
             let header = segment.header();
             vec![
+                ("shared memory name", segment_name_row(segment)),
                 ("shared memory size", format!("{} bytes", segment.size())),
                 (
                     "circuits in use",
@@ -120,6 +186,13 @@ pub fn info_rows() -> Vec<(&'static str, String)> {
             ]
         }
         Err(error) => vec![("shared memory", error)],
+    }
+}
+
+fn segment_name_row(segment: &Segment) -> String {
+    match segment.name() {
+        Some(name) => format!("{name} (/dev/shm/{name}, shared by every process of its user that names it)"),
+        None => format!("none ({NAME_SETTING} is empty): anonymous, shared by this process and its children"),
     }
 }
 
@@ -196,11 +269,11 @@ impl Storage for SharedStorage {
     }
 }
 
-fn shared_storage(prefix: String) -> SharedStorage {
+fn shared_storage(prefix: Text) -> SharedStorage {
     match segment() {
         Ok(segment) => SharedStorage::Ready(ShmStorage::new(
             segment,
-            prefix.into_bytes(),
+            prefix.0,
             Box::new(super::clock::system_now_ms),
         )),
         Err(error) => SharedStorage::Unavailable(error),
@@ -219,7 +292,7 @@ pub struct SharedMemoryStorage {
 #[php_impl]
 impl SharedMemoryStorage {
     #[php(defaults(prefix = String::new()))]
-    pub fn __construct(prefix: String) -> Self {
+    pub fn __construct(prefix: Text) -> Self {
         Self {
             storage: shared_storage(prefix),
         }
@@ -232,6 +305,45 @@ impl SharedMemoryStorage {
     pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
         list_circuits(&self.storage, &prefix, super::clock::system_now_ms())
     }
+
+    /// The segment of this PHP master, as `apcu_sma_info()` tells APCu's:
+    /// sizes in bytes, records (one per circuit), and the claims of a
+    /// record that failed. Without a segment, `available` is false and
+    /// `error` says why.
+    pub fn info() -> Vec<(&'static str, Zval)> {
+        statistics()
+    }
+}
+
+fn value(value: impl ext_php_rs::convert::IntoZval) -> Zval {
+    value.into_zval(false).unwrap_or_default()
+}
+
+/// The statistics of `SharedMemoryStorage::info()`, in the order shown.
+fn statistics() -> Vec<(&'static str, Zval)> {
+    let segment = match segment() {
+        Ok(segment) => segment,
+        Err(error) => return vec![("available", value(false)), ("error", value(error))],
+    };
+    let header = segment.header();
+    let used = header.records_in_use.load(Ordering::Relaxed);
+    let capacity = segment.capacity() as u64;
+    let now = super::clock::system_now_ms().max(0) as u64;
+    let count = |counter: &std::sync::atomic::AtomicU64| value(counter.load(Ordering::Relaxed) as i64);
+    vec![
+        ("available", value(true)),
+        ("segment_size", value(segment.size() as i64)),
+        ("record_size", value(record_size() as i64)),
+        ("records", value(capacity as i64)),
+        ("records_used", value(used as i64)),
+        ("records_free", value(capacity.saturating_sub(used) as i64)),
+        ("records_idle", value(idle_records(segment, now) as i64)),
+        ("max_share", value(segment.max_share())),
+        ("max_records_per_prefix", value(segment.max_per_prefix() as i64)),
+        ("idle_records_reused", count(&header.records_reused)),
+        ("claims_failed_full", count(&header.allocation_failures)),
+        ("claims_refused_by_share", count(&header.share_refusals)),
+    ]
 }
 
 /// The name the library gives the storage of one PHP master.
@@ -245,7 +357,7 @@ pub struct ApcuStorage {
 #[php_impl]
 impl ApcuStorage {
     #[php(defaults(prefix = String::new()))]
-    pub fn __construct(prefix: String) -> Self {
+    pub fn __construct(prefix: Text) -> Self {
         Self {
             storage: shared_storage(prefix),
         }

@@ -1,12 +1,15 @@
-//! A storage written in PHP: any object implementing `StorageInterface` with
-//! the three primitives below, which the core composes as it composes
-//! Memcached's (`storage::kv`).
+//! A storage written in PHP: a `KeyValueStoreInterface` (or, as before that
+//! interface existed, a `StorageInterface` with the same methods), whose
+//! three primitives below the core composes as it composes Memcached's
+//! (`storage::kv`).
 //!
 //! ```php
 //! public function increment(string $key, int $ttl): int;            // +1, creating at 1 with $ttl seconds
 //! public function getMultiple(array $keys): array;                    // [key => value] of the keys that exist
 //! public function compareAndSet(string $key, ?string $expected, string $value, int $ttl): bool;
 //! ```
+
+use std::cell::RefCell;
 
 use ext_php_rs::convert::IntoZval;
 use ext_php_rs::types::{ArrayKey, ZendHashTable, Zval};
@@ -34,6 +37,9 @@ pub fn missing_primitives(object: &Zval) -> Vec<&'static str> {
 
 pub struct UserlandKeyValue {
     pub(super) object: Zval,
+    /// What the primitive that failed in the current call threw: the
+    /// previous of the `StorageException` that reports the failure.
+    pub(super) thrown: RefCell<Option<Zval>>,
 }
 
 fn seconds(ttl_ms: Millis) -> i64 {
@@ -52,15 +58,19 @@ impl UserlandKeyValue {
         match call_method(object, method, arguments) {
             Ok(result) => Ok(result),
             Err(CallError::Threw(_)) => {
-                let exception = ExecutorGlobals::take_exception();
+                let exception = ExecutorGlobals::take_exception().and_then(|exception| exception.into_zval(false).ok());
                 let class = exception
                     .as_ref()
+                    .and_then(Zval::object)
                     .and_then(|exception| exception.get_class_name().ok())
                     .unwrap_or_default();
                 let message = exception
-                    .and_then(|exception| call_method(&exception, "getMessage", vec![]).ok())
+                    .as_ref()
+                    .and_then(Zval::object)
+                    .and_then(|exception| call_method(exception, "getMessage", vec![]).ok())
                     .and_then(|message| message.string())
                     .unwrap_or_default();
+                *self.thrown.borrow_mut() = exception;
                 Err(StorageError::Userland(format!("{method}() threw {class}: {message}")))
             }
             Err(error) => Err(StorageError::Userland(format!("{method}(): {error}"))),
@@ -68,7 +78,18 @@ impl UserlandKeyValue {
     }
 }
 
+impl UserlandKeyValue {
+    /// What the failing primitive of this call threw, once.
+    pub fn take_thrown(&self) -> Option<Zval> {
+        self.thrown.borrow_mut().take()
+    }
+}
+
 impl KeyValue for UserlandKeyValue {
+    fn begin_call(&self) {
+        self.thrown.borrow_mut().take();
+    }
+
     fn increment(&self, _shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
         let value = self.call("increment", vec![&Bytes(key), &seconds(ttl_ms)])?;
         value
@@ -155,6 +176,7 @@ pub fn userland_storage(object: &Zval) -> KvStorage<UserlandKeyValue> {
     KvStorage::new(
         UserlandKeyValue {
             object: object.shallow_clone(),
+            thrown: RefCell::new(None),
         },
         Box::new(|service| key_name(b"", service)),
     )

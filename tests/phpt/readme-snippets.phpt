@@ -15,7 +15,7 @@ $assumedClasses = [
     'Exception\CallNotPermittedException', 'Exception\InvalidConfigurationException',
     'HalfOpen\RampPolicy', 'HalfOpen\PermittedCallsPolicy',
     'Opening\FailureRateRule', 'Opening\SlowCallRateRule', 'Opening\FailureOrSlowCallRateRule', 'Opening\ConsecutiveFailuresRule',
-    'Storage\StorageInterface', 'Storage\SharedMemoryStorage', 'Storage\ApcuStorage', 'Storage\InMemoryStorage',
+    'Storage\StorageInterface', 'Storage\KeyValueStoreInterface', 'Storage\SharedMemoryStorage', 'Storage\ApcuStorage', 'Storage\InMemoryStorage',
     'Storage\RedisStorage', 'Storage\MemcachedStorage',
 ];
 final class GatewayUnavailable extends RuntimeException {}

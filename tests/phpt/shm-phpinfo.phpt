@@ -1,5 +1,5 @@
 --TEST--
-phpinfo() shows the shared memory segment: size, circuits in use, capacity, reuses, failures to allocate and the share of a prefix
+phpinfo() shows the shared memory segment: name, size, circuits in use, capacity, reuses, failures to allocate and the share of a prefix
 --INI--
 circuit_breaker.shm_size=1M
 --FILE--
@@ -21,6 +21,7 @@ echo ini_get('circuit_breaker.shm_size'), "\n";
 --EXPECTF--
 circuit_breaker support => enabled
 version => %s
+shared memory name => none (circuit_breaker.shm_name is empty): anonymous, shared by this process and its children
 shared memory size => 1048576 bytes
 circuits in use => 1
 circuit capacity => 166

@@ -28,7 +28,9 @@ try {
 }
 ?>
 --EXPECT--
+
+Warning: PHP Startup: circuit_breaker.shm_size = 'lots' is not a size from 16K to 4G (such as 32M): the shared memory storage is disabled (its calls fail open) in Unknown on line 0
 bool(true)
 bool(true)
-5 events: no shared memory segment: circuit_breaker.shm_size = 'lots' is not a size (such as 32M)
-Zeusi\CircuitBreaker\Exception\StorageException: no shared memory segment: circuit_breaker.shm_size = 'lots' is not a size (such as 32M)
+5 events: no shared memory segment: circuit_breaker.shm_size = 'lots' is not a size from 16K to 4G (such as 32M)
+Zeusi\CircuitBreaker\Exception\StorageException: no shared memory segment: circuit_breaker.shm_size = 'lots' is not a size from 16K to 4G (such as 32M)

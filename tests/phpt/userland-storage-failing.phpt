@@ -48,4 +48,4 @@ bool(true)
 bool(true)
 3 events: getMultiple() threw RuntimeException: backend down
 Zeusi\CircuitBreaker\Exception\StorageException
-Invalid storage: HalfStorage without getMultiple(), compareAndSet() given, expected a storage of this extension, or a StorageInterface with increment(), getMultiple() and compareAndSet()
+Invalid storage: HalfStorage without getMultiple(), compareAndSet() given, expected a storage of this extension, or a KeyValueStoreInterface (increment(), getMultiple(), compareAndSet())

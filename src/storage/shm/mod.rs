@@ -575,11 +575,7 @@ impl SharedMemoryStorage {
     }
 
     fn is_idle(&self, record: &Record, now: u64) -> bool {
-        let ttl = match record.ttl.load(Ordering::Relaxed) {
-            0 => DEFAULT_TTL_MS,
-            ttl => ttl,
-        };
-        now.saturating_sub(record.last_used.load(Ordering::SeqCst)) > ttl
+        is_idle(record, now)
     }
 
     /// Makes a claimed record a fresh circuit, then publishes it.
@@ -754,6 +750,31 @@ impl SharedMemoryStorage {
             self.segment.capacity(),
         )
     }
+}
+
+/// Whether a record's circuit has not been used for its time to live: its
+/// record may be given to another circuit.
+fn is_idle(record: &Record, now: u64) -> bool {
+    let ttl = match record.ttl.load(Ordering::Relaxed) {
+        0 => DEFAULT_TTL_MS,
+        ttl => ttl,
+    };
+    now.saturating_sub(record.last_used.load(Ordering::SeqCst)) > ttl
+}
+
+/// How many records hold a circuit that is idle at `now` (ms): a scan of
+/// the segment, for statistics.
+pub fn idle_records(segment: &Segment, now: u64) -> u64 {
+    (0..segment.capacity())
+        .map(|index| segment.record(index))
+        .filter(|record| is_ready(record.key.load(Ordering::Acquire)) && is_idle(record, now))
+        .count() as u64
+}
+
+/// The bytes one circuit takes in the segment: its record and its entry in
+/// the prefix table.
+pub fn record_size() -> usize {
+    size_of::<Record>() + size_of::<PrefixUsage>()
 }
 
 impl Storage for SharedMemoryStorage {

@@ -1,5 +1,7 @@
-//! The shared segment: one anonymous `MAP_SHARED` mapping, made before the
-//! PHP-FPM master forks its workers, so that they all see it.
+//! The shared segment: an anonymous `MAP_SHARED` mapping made before the
+//! PHP-FPM master forks its workers, so that they all see it; or, when
+//! `circuit_breaker.shm_name` names it, a POSIX shared-memory object that
+//! any process of the same user attaches to by name.
 //!
 //! ```text
 //! +--------+----------+-----+--------------+---------------------+
@@ -13,9 +15,19 @@
 //! Everything inside is an atomic word or the insert lock: no pointer is
 //! stored, a record is found by its index. This module holds every `unsafe`
 //! of the shared-memory storage.
+//!
+//! A named segment outlives the processes that use it, so a process of
+//! another build or another `circuit_breaker.shm_size` may find it: the
+//! header starts with words that say what made it (magic, layout version,
+//! a fingerprint of the layout, size, record size, capacity), and a process
+//! refuses a segment whose words differ from its own. Attaching happens
+//! under an `flock` of the object, which the kernel releases when its holder
+//! dies: a segment whose magic is still zero under the lock was left by a
+//! creator that died before publishing it, and is initialised again.
 
 use std::cell::UnsafeCell;
 use std::mem::{MaybeUninit, size_of};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -28,6 +40,21 @@ use crate::core::window::MAX_RING;
 pub const SLOTS: usize = 12;
 
 const MAGIC: u64 = u64::from_le_bytes(*b"cbreaker");
+
+/// Bump when the meaning of a stored word changes while the sizes and
+/// offsets stay (the state word's encoding, how a name picks its places):
+/// a named segment made by the other meaning is then refused, not misread.
+pub const LAYOUT_VERSION: u64 = 1;
+
+/// The longest `circuit_breaker.shm_name`: glibc refuses a name that, with
+/// its terminating NUL, reaches `NAME_MAX` (255).
+pub const MAX_NAME_LENGTH: usize = 253;
+
+/// The setting that names the segment, for the messages.
+const NAME_SETTING: &str = "circuit_breaker.shm_name";
+
+/// How long a process waits for another one initialising a named segment.
+const ATTACH_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// One circuit. 64-byte aligned so that two records never share a cache line.
 #[repr(C, align(64))]
@@ -78,9 +105,17 @@ pub struct Metrics {
 /// How much of a circuit's name a record keeps for listings.
 pub const NAME_BYTES: usize = 256;
 
+/// The first six words say what made the segment; they keep their places
+/// in every build so that any build can tell a segment is not its own.
 #[repr(C, align(64))]
 pub struct Header {
+    /// Stored last, once everything else is initialised: the ready flag.
     magic: AtomicU64,
+    layout_version: AtomicU64,
+    /// `layout_id()` of the build that made the segment.
+    layout_id: AtomicU64,
+    size: AtomicU64,
+    record_size: AtomicU64,
     capacity: AtomicU64,
     /// Records that were claimed: grows until the table is full.
     pub records_in_use: AtomicU64,
@@ -120,9 +155,21 @@ pub enum SegmentError {
         "circuit_breaker.shm_max_share is {0}: a share of the records above 0 and at most 1 is needed, such as 0.5"
     )]
     Share(f64),
+    #[error("{NAME_SETTING} = '{name}' {problem}")]
+    Name { name: String, problem: String },
+    #[error("the shared memory object /dev/shm/{name} ({NAME_SETTING}) cannot be used: {reason}")]
+    Open { name: String, reason: String },
+    #[error(
+        "the shared memory object /dev/shm/{name} ({NAME_SETTING}) was made by another build or size of the extension: \
+         {differences}; give every process the same build and circuit_breaker.shm_size, or remove the object \
+         (rm /dev/shm/{name}) while no process uses it, or use another {NAME_SETTING}"
+    )]
+    Mismatch { name: String, differences: String },
 }
 
 pub struct Segment {
+    /// `circuit_breaker.shm_name`, None for an anonymous segment.
+    name: Option<String>,
     base: NonNull<u8>,
     len: usize,
     capacity: usize,
@@ -141,47 +188,145 @@ impl Segment {
     /// Maps `size` bytes shared with every process forked afterwards, in
     /// which no prefix may hold more than `max_share` of the records.
     pub fn create(size: usize, max_share: f64) -> Result<Self, SegmentError> {
-        if !(max_share > 0.0 && max_share <= 1.0) {
-            return Err(SegmentError::Share(max_share));
-        }
-        let minimum = size_of::<Header>() + size_of::<Record>() + size_of::<PrefixUsage>();
-        if size < minimum {
-            return Err(SegmentError::TooSmall { size, minimum });
-        }
-        // SAFETY: an anonymous mapping with no address hint has no
-        // precondition; the result is checked against MAP_FAILED.
-        let address = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                size,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if address == libc::MAP_FAILED {
-            return Err(SegmentError::Map {
-                size,
-                reason: std::io::Error::last_os_error().to_string(),
-            });
-        }
-        let base = NonNull::new(address.cast::<u8>()).expect("mmap never maps at address zero");
-        let capacity = (size - size_of::<Header>()) / (size_of::<Record>() + size_of::<PrefixUsage>());
-        let segment = Self {
-            base,
-            len: size,
-            capacity,
-            max_per_prefix: ((capacity as f64 * max_share) as usize).max(1),
-            max_share,
-        };
-        segment.initialize_header()?;
+        check_request(size, max_share)?;
+        let base = map(size, None).map_err(|reason| SegmentError::Map { size, reason })?;
+        let segment = Self::over(None, base, size, max_share);
+        segment.initialize(&|| {})?;
         Ok(segment)
     }
 
-    fn initialize_header(&self) -> Result<(), SegmentError> {
+    /// Attaches to the POSIX shared-memory object `/<name>` (mode 0600, of
+    /// this process's user), creating and initialising it when no process
+    /// published it yet. A segment made by another build or with another
+    /// size is refused, never reshaped: processes may be using it.
+    pub fn open_named(name: &str, size: usize, max_share: f64) -> Result<Self, SegmentError> {
+        Self::open_named_with(name, size, max_share, ATTACH_WAIT, &|| {})
+    }
+
+    /// `open_named`, waiting at most `wait` for another process attaching,
+    /// and running `before_publish` between initialising a new segment and
+    /// publishing it (tests kill the creator there).
+    fn open_named_with(
+        name: &str,
+        size: usize,
+        max_share: f64,
+        wait: std::time::Duration,
+        before_publish: &dyn Fn(),
+    ) -> Result<Self, SegmentError> {
+        check_request(size, max_share)?;
+        let path = object_path(name)?;
+        let refuse = |reason: String| SegmentError::Open {
+            name: name.to_owned(),
+            reason,
+        };
+        let object = SharedObject::open(&path).map_err(refuse)?;
+        // Held until `object` is dropped, when this function returns.
+        object.lock(wait).map_err(refuse)?;
+        let found = object.length_if_private().map_err(refuse)?;
+        if found > 0 {
+            if found < size_of::<Header>() {
+                return Err(refuse(format!(
+                    "it holds {found} bytes, too few for a circuit_breaker segment: remove it (rm /dev/shm/{name}) \
+                     or use another {NAME_SETTING}"
+                )));
+            }
+            let base = map(found, Some(&object)).map_err(refuse)?;
+            let existing = Self::over(Some(name.to_owned()), base, found, max_share);
+            match existing.header().magic.load(Ordering::Acquire) {
+                MAGIC => {
+                    let differences = existing.differences_from(size);
+                    if differences.is_empty() {
+                        return Ok(existing);
+                    }
+                    return Err(SegmentError::Mismatch {
+                        name: name.to_owned(),
+                        differences: differences.join(", "),
+                    });
+                }
+                // Never published, and we hold the lock its creator held:
+                // that creator died while initialising it.
+                0 => drop(existing),
+                other => {
+                    return Err(refuse(format!(
+                        "it is not a circuit_breaker segment (its first word is {other:#018x}): remove it \
+                         (rm /dev/shm/{name}) or use another {NAME_SETTING}"
+                    )));
+                }
+            }
+        }
+        object.reset(size).map_err(refuse)?;
+        let base = map(size, Some(&object)).map_err(refuse)?;
+        let segment = Self::over(Some(name.to_owned()), base, size, max_share);
+        segment.initialize(before_publish)?;
+        Ok(segment)
+    }
+
+    fn over(name: Option<String>, base: NonNull<u8>, len: usize, max_share: f64) -> Self {
+        let capacity = capacity_of(len);
+        Self {
+            name,
+            base,
+            len,
+            capacity,
+            max_per_prefix: ((capacity as f64 * max_share) as usize).max(1),
+            max_share,
+        }
+    }
+
+    /// What tells this segment's header from the one this build would
+    /// write for `size` bytes, in words for the message.
+    fn differences_from(&self, size: usize) -> Vec<String> {
         let header = self.header();
-        header.magic.store(MAGIC, Ordering::Relaxed);
+        let mut differences = Vec::new();
+        let mut compare = |what: &str, found: u64, ours: u64, unit: &str| {
+            if found != ours {
+                differences.push(format!("its {what} is {found}{unit}, this build's is {ours}{unit}"));
+            }
+        };
+        compare(
+            "layout version",
+            header.layout_version.load(Ordering::Relaxed),
+            LAYOUT_VERSION,
+            "",
+        );
+        compare(
+            "record size",
+            header.record_size.load(Ordering::Relaxed),
+            size_of::<Record>() as u64,
+            " bytes",
+        );
+        let fingerprint = header.layout_id.load(Ordering::Relaxed);
+        if fingerprint != layout_id() {
+            differences.push(format!(
+                "its layout fingerprint is {fingerprint:#018x}, this build's is {:#018x}",
+                layout_id()
+            ));
+        }
+        let stored_size = header.size.load(Ordering::Relaxed);
+        if stored_size != size as u64 || self.len != size {
+            differences.push(format!(
+                "it holds {} bytes, circuit_breaker.shm_size here is {size} bytes",
+                self.len
+            ));
+        }
+        let stored_capacity = header.capacity.load(Ordering::Relaxed);
+        if stored_capacity != capacity_of(size) as u64 && differences.is_empty() {
+            differences.push(format!(
+                "its capacity is {stored_capacity} circuits, this build's is {} for this size",
+                capacity_of(size)
+            ));
+        }
+        differences
+    }
+
+    /// Writes the header of a zeroed mapping that no other process uses
+    /// yet, and publishes it last.
+    fn initialize(&self, before_publish: &dyn Fn()) -> Result<(), SegmentError> {
+        let header = self.header();
+        header.layout_version.store(LAYOUT_VERSION, Ordering::Relaxed);
+        header.layout_id.store(layout_id(), Ordering::Relaxed);
+        header.size.store(self.len as u64, Ordering::Relaxed);
+        header.record_size.store(size_of::<Record>() as u64, Ordering::Relaxed);
         header.capacity.store(self.capacity as u64, Ordering::Relaxed);
         // SAFETY: the attribute is initialised by pthread_mutexattr_init
         // before use and destroyed after; the mutex lives in the mapping,
@@ -202,7 +347,14 @@ impl Segment {
             check(libc::pthread_mutex_init(header.insert_lock.get(), attributes))?;
             libc::pthread_mutexattr_destroy(attributes);
         }
+        before_publish();
+        header.magic.store(MAGIC, Ordering::Release);
         Ok(())
+    }
+
+    /// `circuit_breaker.shm_name`, None for an anonymous segment.
+    pub fn name(&self) -> Option<&str> {
+        self.name.as_deref()
     }
 
     pub fn header(&self) -> &Header {
@@ -267,7 +419,7 @@ impl Segment {
     /// holding it: the caller must repair what it may have left half done.
     pub fn lock(&self) -> Result<InsertGuard<'_>, SegmentError> {
         let mutex = self.header().insert_lock.get();
-        // SAFETY: the mutex was initialised in `create` and stays mapped as
+        // SAFETY: the mutex was initialised in `initialize` and stays mapped as
         // long as `self`.
         let status = unsafe { libc::pthread_mutex_lock(mutex) };
         let recovered = match status {
@@ -286,6 +438,229 @@ impl Segment {
             segment: self,
             recovered,
         })
+    }
+}
+
+fn check_request(size: usize, max_share: f64) -> Result<(), SegmentError> {
+    if !(max_share > 0.0 && max_share <= 1.0) {
+        return Err(SegmentError::Share(max_share));
+    }
+    let minimum = size_of::<Header>() + size_of::<Record>() + size_of::<PrefixUsage>();
+    if size < minimum {
+        return Err(SegmentError::TooSmall { size, minimum });
+    }
+    Ok(())
+}
+
+fn capacity_of(size: usize) -> usize {
+    size.saturating_sub(size_of::<Header>()) / (size_of::<Record>() + size_of::<PrefixUsage>())
+}
+
+/// The object name of `circuit_breaker.shm_name`: the leading `/` is ours.
+fn object_path(name: &str) -> Result<std::ffi::CString, SegmentError> {
+    let problem = if name.contains('/') {
+        Some("contains '/': give a plain name such as circuit_breaker (the extension adds the leading /)".to_owned())
+    } else if name.len() > MAX_NAME_LENGTH {
+        Some(format!(
+            "is {} bytes long: at most {MAX_NAME_LENGTH} are allowed",
+            name.len()
+        ))
+    } else if name == "." || name == ".." {
+        Some("is not a name: give a plain name such as circuit_breaker".to_owned())
+    } else {
+        None
+    };
+    let path = std::ffi::CString::new(format!("/{name}")).ok();
+    match (problem, path) {
+        (None, Some(path)) => Ok(path),
+        (problem, _) => Err(SegmentError::Name {
+            name: name.to_owned(),
+            problem: problem.unwrap_or_else(|| "contains a NUL byte".to_owned()),
+        }),
+    }
+}
+
+/// A fingerprint of the layout this build reads and writes: the sizes and
+/// offsets of every shared structure, the constants that shape a record,
+/// `LAYOUT_VERSION`, and the hash that places names (std's
+/// `DefaultHasher`, which may change between Rust releases).
+pub fn layout_id() -> u64 {
+    use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher, Hasher};
+    use std::mem::{align_of, offset_of};
+    let mut name_hash = BuildHasherDefault::<DefaultHasher>::default().build_hasher();
+    name_hash.write_u64(0x9e37_79b9);
+    name_hash.write(b"circuit_breaker");
+    let words = [
+        LAYOUT_VERSION,
+        MAGIC,
+        size_of::<Header>() as u64,
+        align_of::<Header>() as u64,
+        offset_of!(Header, records_in_use) as u64,
+        offset_of!(Header, insert_lock) as u64,
+        size_of::<libc::pthread_mutex_t>() as u64,
+        size_of::<Record>() as u64,
+        align_of::<Record>() as u64,
+        offset_of!(Record, state) as u64,
+        offset_of!(Record, owner) as u64,
+        offset_of!(Record, counters) as u64,
+        offset_of!(Record, name) as u64,
+        NAME_BYTES as u64,
+        size_of::<PrefixUsage>() as u64,
+        SLOTS as u64,
+        MAX_RING as u64,
+        name_hash.finish(),
+    ];
+    // FNV-1a over the words' bytes: stable across builds, unlike std's hasher.
+    words
+        .iter()
+        .flat_map(|word| word.to_le_bytes())
+        .fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+}
+
+/// Maps `size` bytes of `object`, or anonymous memory when None, shared
+/// with every process that maps the same.
+fn map(size: usize, object: Option<&SharedObject>) -> Result<NonNull<u8>, String> {
+    let (flags, fd) = match object {
+        Some(object) => (libc::MAP_SHARED, object.fd.as_raw_fd()),
+        None => (libc::MAP_SHARED | libc::MAP_ANONYMOUS, -1),
+    };
+    // SAFETY: no address hint; `fd` is open (or -1 for an anonymous
+    // mapping); the result is checked against MAP_FAILED.
+    let address = unsafe {
+        libc::mmap(
+            std::ptr::null_mut(),
+            size,
+            libc::PROT_READ | libc::PROT_WRITE,
+            flags,
+            fd,
+            0,
+        )
+    };
+    if address == libc::MAP_FAILED {
+        return Err(format!(
+            "mapping {size} bytes failed: {}",
+            std::io::Error::last_os_error()
+        ));
+    }
+    Ok(NonNull::new(address.cast::<u8>()).expect("mmap never maps at address zero"))
+}
+
+/// An open POSIX shared-memory object, unlocked when dropped.
+struct SharedObject {
+    fd: OwnedFd,
+}
+
+impl Drop for SharedObject {
+    fn drop(&mut self) {
+        // A mapping keeps the open file description, and with it an flock,
+        // alive after the descriptor closes: unlock explicitly. A process
+        // that dies holding it loses its mappings, and the lock with them.
+        // SAFETY: flock on a descriptor we own.
+        unsafe { libc::flock(self.fd.as_raw_fd(), libc::LOCK_UN) };
+    }
+}
+
+impl SharedObject {
+    fn open(path: &std::ffi::CStr) -> Result<Self, String> {
+        // SAFETY: `path` is NUL-terminated; the result is checked.
+        let fd = unsafe {
+            libc::shm_open(
+                path.as_ptr(),
+                libc::O_RDWR | libc::O_CREAT | libc::O_CLOEXEC,
+                0o600 as libc::mode_t,
+            )
+        };
+        if fd < 0 {
+            let error = std::io::Error::last_os_error();
+            let hint = if error.kind() == std::io::ErrorKind::PermissionDenied {
+                " (it belongs to another user: run this process as its owner, see ls -l /dev/shm)"
+            } else {
+                ""
+            };
+            return Err(format!("shm_open failed: {error}{hint}"));
+        }
+        // SAFETY: `fd` was just opened and is owned here only.
+        Ok(Self {
+            fd: unsafe { OwnedFd::from_raw_fd(fd) },
+        })
+    }
+
+    /// Waits at most `wait` for the exclusive lock of the object.
+    fn lock(&self, wait: std::time::Duration) -> Result<(), String> {
+        let deadline = std::time::Instant::now() + wait;
+        let mut pause = std::time::Duration::from_millis(1);
+        loop {
+            // SAFETY: flock on a descriptor we own.
+            if unsafe { libc::flock(self.fd.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+                return Ok(());
+            }
+            let error = std::io::Error::last_os_error();
+            if !matches!(error.raw_os_error(), Some(libc::EWOULDBLOCK | libc::EINTR)) {
+                return Err(format!("locking it failed: {error}"));
+            }
+            if std::time::Instant::now() >= deadline {
+                return Err(format!(
+                    "another process has held its lock for {} s while attaching (stopped, or /dev/shm is stuck?)",
+                    wait.as_secs()
+                ));
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(std::time::Duration::from_millis(50));
+        }
+    }
+
+    /// The object's length, once it is known to belong to this process's
+    /// user and to be closed to every other: circuits are not shared
+    /// across users, nor readable or writable by them.
+    fn length_if_private(&self) -> Result<usize, String> {
+        let mut stat = MaybeUninit::<libc::stat>::uninit();
+        // SAFETY: fstat fills `stat` on success, which is checked first.
+        let stat = unsafe {
+            if libc::fstat(self.fd.as_raw_fd(), stat.as_mut_ptr()) != 0 {
+                return Err(format!("fstat failed: {}", std::io::Error::last_os_error()));
+            }
+            stat.assume_init()
+        };
+        // SAFETY: geteuid has no precondition.
+        let user = unsafe { libc::geteuid() };
+        if stat.st_uid != user {
+            return Err(format!(
+                "it belongs to uid {}, not to this process's user (uid {user}): run this process as its owner",
+                stat.st_uid
+            ));
+        }
+        if stat.st_mode & 0o077 != 0 {
+            return Err(format!(
+                "its mode is {:04o}: other users could read or change the circuits; it must be 0600",
+                stat.st_mode & 0o7777
+            ));
+        }
+        Ok(stat.st_size as usize)
+    }
+
+    /// Empties the object (zeroes whatever a dead creator wrote) and gives
+    /// it `size` bytes of memory now: a /dev/shm too small for it fails
+    /// here rather than with SIGBUS at the first write to a page.
+    fn reset(&self, size: usize) -> Result<(), String> {
+        let fd = self.fd.as_raw_fd();
+        // SAFETY: ftruncate on a descriptor we own, opened read-write.
+        let sized = unsafe { libc::ftruncate(fd, 0) == 0 && libc::ftruncate(fd, size as libc::off_t) == 0 };
+        if !sized {
+            return Err(format!(
+                "sizing it to {size} bytes failed: {}",
+                std::io::Error::last_os_error()
+            ));
+        }
+        // SAFETY: as above; posix_fallocate returns the error number.
+        match unsafe { libc::posix_fallocate(fd, 0, size as libc::off_t) } {
+            0 => Ok(()),
+            error => Err(format!(
+                "reserving {size} bytes failed: {} (is /dev/shm large enough? see df /dev/shm)",
+                std::io::Error::from_raw_os_error(error)
+            )),
+        }
     }
 }
 
@@ -315,6 +690,10 @@ impl Drop for Segment {
         unsafe { libc::munmap(self.base.as_ptr().cast(), self.len) };
     }
 }
+
+#[cfg(test)]
+#[path = "named_tests.rs"]
+mod named_tests;
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,271 @@
+//! Read-only properties as PHP's own: the values of rules, configurations,
+//! events and opening causes are getters of the Rust object, which
+//! ext-php-rs declares as untyped public properties and refuses to write
+//! with a bare `\Exception` ("No setter available"). Here they throw the
+//! `Error` PHP throws for a `readonly` property, and reflection shows them
+//! typed and readonly, as the stubs declare them.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use ext_php_rs::class::RegisteredClass;
+use ext_php_rs::exception::PhpException;
+use ext_php_rs::ffi::{zend_object, zend_property_info, zend_string, zend_type, zval};
+use ext_php_rs::types::ZendStr;
+use ext_php_rs::zend::ZendObjectHandlers;
+
+use super::configuration::{
+    Configuration, ConsecutiveFailuresRule, FailureOrSlowCallRateRule, FailureRateRule, PermittedCallsPolicy,
+    SlowCallRateRule,
+};
+use super::events::{CallRejected, CircuitOpened, OpeningCause, StorageFailed};
+
+unsafe extern "C" {
+    fn zend_std_write_property(
+        object: *mut zend_object,
+        member: *mut zend_string,
+        value: *mut zval,
+        cache_slot: *mut *mut std::ffi::c_void,
+    ) -> *mut zval;
+    fn zend_std_unset_property(
+        object: *mut zend_object,
+        member: *mut zend_string,
+        cache_slot: *mut *mut std::ffi::c_void,
+    );
+    fn zend_hash_str_find(
+        table: *const ext_php_rs::ffi::HashTable,
+        key: *const std::ffi::c_char,
+        len: usize,
+    ) -> *mut zval;
+}
+
+/// `ZEND_ACC_READONLY` (Zend/zend_compile.h), a property flag since PHP 8.1.
+const ACC_READONLY: u32 = 1 << 7;
+
+/// The declared type of a read-only property.
+#[derive(Clone, Copy)]
+enum Type {
+    Int,
+    Float,
+    NullableFloat,
+    Array,
+    Object(&'static str),
+}
+
+impl Type {
+    fn zend_type(self) -> zend_type {
+        let scalar = |code: u32| zend_type {
+            ptr: std::ptr::null_mut(),
+            type_mask: 1 << code,
+        };
+        match self {
+            Self::Int => scalar(ext_php_rs::ffi::IS_LONG),
+            Self::Float => scalar(ext_php_rs::ffi::IS_DOUBLE),
+            Self::NullableFloat => zend_type {
+                ptr: std::ptr::null_mut(),
+                type_mask: (1 << ext_php_rs::ffi::IS_DOUBLE) | (1 << ext_php_rs::ffi::IS_NULL),
+            },
+            Self::Array => scalar(ext_php_rs::ffi::IS_ARRAY),
+            // A class type holds its name as a zend_string that lives as
+            // long as the class: an interned, persistent one.
+            Self::Object(name) => zend_type {
+                ptr: ZendStr::new_interned(name, true).into_raw().cast(),
+                type_mask: ext_php_rs::ffi::_ZEND_TYPE_NAME_BIT,
+            },
+        }
+    }
+}
+
+/// A class whose getter properties are read-only, with their types.
+trait ReadOnlyProperties: RegisteredClass {
+    const PROPERTIES: &'static [(&'static str, Type)];
+}
+
+macro_rules! read_only {
+    ($class:ty, [$(($name:literal, $type:expr)),* $(,)?]) => {
+        impl ReadOnlyProperties for $class {
+            const PROPERTIES: &'static [(&'static str, Type)] = &[$(($name, $type)),*];
+        }
+    };
+}
+
+const STATE: Type = Type::Object("Zeusi\\CircuitBreaker\\State");
+read_only!(
+    FailureRateRule,
+    [("threshold", Type::Float), ("minimumRequests", Type::Int)]
+);
+read_only!(
+    SlowCallRateRule,
+    [
+        ("slowCallDuration", Type::Float),
+        ("threshold", Type::Float),
+        ("minimumRequests", Type::Int)
+    ]
+);
+read_only!(
+    FailureOrSlowCallRateRule,
+    [
+        ("slowCallDuration", Type::Float),
+        ("threshold", Type::Float),
+        ("minimumRequests", Type::Int)
+    ]
+);
+read_only!(ConsecutiveFailuresRule, [("failures", Type::Int)]);
+read_only!(PermittedCallsPolicy, [("permittedCalls", Type::Int)]);
+read_only!(
+    Configuration,
+    [
+        ("timeWindow", Type::Float),
+        ("openingRules", Type::Array),
+        ("openDuration", Type::Float),
+        ("maxOpenDuration", Type::NullableFloat),
+        (
+            "halfOpenPolicy",
+            Type::Object("Zeusi\\CircuitBreaker\\HalfOpen\\HalfOpenPolicyInterface")
+        ),
+    ]
+);
+read_only!(
+    OpeningCause,
+    [
+        (
+            "openingRule",
+            Type::Object("Zeusi\\CircuitBreaker\\Opening\\OpeningRuleInterface")
+        ),
+        ("matchingOutcomes", Type::Int),
+        ("evaluatedOutcomes", Type::Int),
+    ]
+);
+read_only!(
+    CircuitOpened,
+    [
+        ("previousState", STATE),
+        (
+            "openingCause",
+            Type::Object("Zeusi\\CircuitBreaker\\Opening\\OpeningCause")
+        ),
+        ("openDuration", Type::Float),
+    ]
+);
+read_only!(CallRejected, [("state", STATE)]);
+read_only!(
+    StorageFailed,
+    [(
+        "exception",
+        Type::Object("Zeusi\\CircuitBreaker\\Exception\\StorageException")
+    )]
+);
+
+fn is_read_only<T: ReadOnlyProperties>(member: *mut zend_string) -> Option<&'static str> {
+    // SAFETY: the engine passes the property name as a live zend_string.
+    let name = unsafe { member.cast::<ZendStr>().as_ref() }?.as_str().ok()?;
+    T::PROPERTIES
+        .iter()
+        .find(|(property, _)| *property == name)
+        .map(|(property, _)| *property)
+}
+
+fn throw_error(message: String) {
+    PhpException::new(message, 0, ext_php_rs::zend::ce::error()).throw();
+}
+
+unsafe extern "C" fn write_property<T: ReadOnlyProperties>(
+    object: *mut zend_object,
+    member: *mut zend_string,
+    value: *mut zval,
+    _cache_slot: *mut *mut std::ffi::c_void,
+) -> *mut zval {
+    if let Some(name) = is_read_only::<T>(member) {
+        throw_error(format!("Cannot modify readonly property {}::${name}", T::CLASS_NAME));
+        return value;
+    }
+    // Any other property is an ordinary one (a dynamic property, or one a
+    // subclass declares); without a cache slot, the engine looks it up.
+    // SAFETY: the arguments are the engine's own, passed through.
+    unsafe { zend_std_write_property(object, member, value, std::ptr::null_mut()) }
+}
+
+unsafe extern "C" fn unset_property<T: ReadOnlyProperties>(
+    object: *mut zend_object,
+    member: *mut zend_string,
+    _cache_slot: *mut *mut std::ffi::c_void,
+) {
+    if let Some(name) = is_read_only::<T>(member) {
+        throw_error(format!("Cannot unset readonly property {}::${name}", T::CLASS_NAME));
+        return;
+    }
+    // SAFETY: as in `write_property`.
+    unsafe { zend_std_unset_property(object, member, std::ptr::null_mut()) }
+}
+
+/// Points the class's write and unset handlers at ours. Runs at module
+/// startup, before any object exists (as `gc::install`).
+fn install<T: ReadOnlyProperties>() {
+    let handlers: *mut ZendObjectHandlers = std::ptr::from_ref(T::get_metadata().handlers()).cast_mut();
+    // SAFETY: as in `gc::install`: static handlers, no object yet.
+    unsafe {
+        (*handlers).write_property = Some(write_property::<T>);
+        (*handlers).unset_property = Some(unset_property::<T>);
+    }
+}
+
+pub fn install_handlers() {
+    install::<FailureRateRule>();
+    install::<SlowCallRateRule>();
+    install::<FailureOrSlowCallRateRule>();
+    install::<ConsecutiveFailuresRule>();
+    install::<PermittedCallsPolicy>();
+    install::<Configuration>();
+    install::<OpeningCause>();
+    install::<CircuitOpened>();
+    install::<CallRejected>();
+    install::<StorageFailed>();
+}
+
+/// Gives the declared properties of the class their type and the readonly
+/// flag, for reflection. The engine never reads or writes them itself (the
+/// handlers of ext-php-rs and ours come first), so this changes nothing else.
+fn declare<T: ReadOnlyProperties>() {
+    let class = T::get_metadata().ce();
+    for (name, ty) in T::PROPERTIES {
+        // SAFETY: `properties_info` of a registered class maps names to
+        // `zend_property_info` pointers, alive as long as the class.
+        unsafe {
+            let found = zend_hash_str_find(&raw const class.properties_info, name.as_ptr().cast(), name.len());
+            let Some(info) = found
+                .as_ref()
+                .and_then(|found| found.value.ptr.cast::<zend_property_info>().as_mut())
+            else {
+                continue;
+            };
+            if info.flags & ACC_READONLY == 0 {
+                info.type_ = ty.zend_type();
+                info.flags |= ACC_READONLY;
+            }
+        }
+    }
+}
+
+static DECLARED: AtomicBool = AtomicBool::new(false);
+
+/// At module shutdown: a restart registers the classes anew.
+pub fn shutdown() {
+    DECLARED.store(false, Ordering::Release);
+}
+
+/// Runs once per process, at the first request start, when every class is
+/// registered (module startup runs before the classes of the macros are).
+pub fn declare_types() {
+    if DECLARED.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    declare::<FailureRateRule>();
+    declare::<SlowCallRateRule>();
+    declare::<FailureOrSlowCallRateRule>();
+    declare::<ConsecutiveFailuresRule>();
+    declare::<PermittedCallsPolicy>();
+    declare::<Configuration>();
+    declare::<OpeningCause>();
+    declare::<CircuitOpened>();
+    declare::<CallRejected>();
+    declare::<StorageFailed>();
+}

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# A real php-fpm pool and CLI processes naming the same segment
+# (circuit_breaker.shm_name): a circuit forced open from the command line,
+# and one opened there by failures, are rejected by every worker of the
+# pool; a circuit the pool opens is seen open, and listed, from the
+# command line. Run with the
+# extension loaded at php-fpm's startup (the master makes the segment, the
+# workers inherit it; a reload with USR2 keeps the circuits) and loaded by
+# the pool (each worker attaches by name). The segment's name is unique to
+# the run; it survives php-fpm's exit and is removed at the end.
+set -euo pipefail
+extension=${1:?usage: fpm-named-segment.sh PATH/TO/circuit_breaker.so}
+here=$(cd "$(dirname "$0")" && pwd)
+fpm=$(command -v php-fpm8.2 || command -v php-fpm)
+work=$(mktemp -d)
+name="cb-it-$$-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')"
+fpm_pid=
+cleanup() {
+    if [ -n "$fpm_pid" ]; then
+        kill "$fpm_pid" 2>/dev/null || true
+        wait "$fpm_pid" 2>/dev/null || true
+    fi
+    rm -f "/dev/shm/$name"
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+passed=0
+failed=0
+check() {
+    if [ "$2" = "$3" ]; then
+        echo "ok: $1"
+        passed=$((passed + 1))
+    else
+        echo "FAILED: $1: expected $3, got $2"
+        failed=$((failed + 1))
+    fi
+}
+
+cli() {
+    php -n -d "extension=$extension" -d "circuit_breaker.shm_name=$name" "$here/fpm-named-app.php" "$@"
+}
+
+request() {
+    SCRIPT_FILENAME="$here/fpm-named-app.php" REQUEST_METHOD=GET QUERY_STRING="action=$1&service=$2" \
+        timeout 10 cgi-fcgi -bind -connect "127.0.0.1:$port" 2>/dev/null | sed -n '/^{/p'
+}
+
+# Runs `request acquire $1` 12 times at once; prints the answers.
+acquire_concurrently() {
+    local pids=() i
+    for i in $(seq 12); do
+        request acquire "$1" > "$work/acquired.$i" &
+        pids+=($!)
+    done
+    wait "${pids[@]}"
+    cat "$work/acquired".*
+    rm -f "$work/acquired".*
+}
+
+# Waits until php-fpm logged "ready to handle connections" $1 times.
+wait_ready() {
+    for attempt in $(seq 100); do
+        ready=$(grep -c 'ready to handle connections' "$work/fpm.log" 2>/dev/null) || ready=0
+        [ "$ready" -ge "$1" ] && return 0
+        kill -0 "$fpm_pid" 2>/dev/null || { echo "php-fpm stopped:"; cat "$work/fpm.log"; exit 1; }
+        [ "$attempt" -lt 100 ] || { echo "php-fpm is not ready:"; cat "$work/fpm.log"; exit 1; }
+        sleep 0.1
+    done
+}
+
+state_of() { sed 's/.*"state":"\([a-z_]*\)".*/\1/'; }
+
+# $1 names the mode; $2 is the pool's extra line; the rest are php-fpm's options.
+run_pool() {
+    local mode=$1 pool_line=$2
+    shift 2
+    port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
+    rm -f "$work/fpm.log" "/dev/shm/$name"
+    cat > "$work/php-fpm.conf" <<CONF
+[global]
+pid = $work/fpm.pid
+error_log = $work/fpm.log
+daemonize = no
+
+[pool]
+user = $(id -un)
+listen = 127.0.0.1:$port
+pm = static
+pm.max_children = 3
+catch_workers_output = yes
+$pool_line
+CONF
+    # -n: only what this test sets. -R: CI runs as root.
+    "$fpm" -n -d "circuit_breaker.shm_name=$name" "$@" -y "$work/php-fpm.conf" -F -R &
+    fpm_pid=$!
+    wait_ready 1
+
+    # The command line forces a circuit open; every worker rejects its calls.
+    check "$mode: the CLI forces cli-forced open" "$(cli force cli-forced | state_of)" open
+    answers=$(acquire_concurrently cli-forced)
+    check "$mode: 12 requests for cli-forced rejected by the pool" "$(grep -c '"state":"open","permitted":false' <<< "$answers")" 12
+
+    # Failures registered from the command line open a circuit too.
+    check "$mode: the CLI opens cli-opened" "$(cli fail cli-opened | state_of)" open
+    answers=$(acquire_concurrently cli-opened)
+    check "$mode: 12 requests for cli-opened rejected by the pool" "$(grep -c '"state":"open","permitted":false' <<< "$answers")" 12
+    workers=$(sed 's/.*"pid":\([0-9]*\).*/\1/' <<< "$answers" | sort -u | wc -l)
+    check "$mode: by several workers" "$([ "$workers" -ge 2 ] && echo yes || echo "no ($workers)")" yes
+
+    # The pool opens a circuit; the command line sees it open.
+    check "$mode: the pool opens pool-opened" "$(request fail pool-opened | state_of)" open
+    check "$mode: the CLI is rejected" "$(cli acquire pool-opened | sed 's/.*"permitted":\([a-z]*\).*/\1/')" false
+    check "$mode: untouched circuits stay closed" "$(cli acquire other | state_of)" closed
+    check "$mode: the CLI lists the pool's circuits" "$(cli list - | sed -n 's/.*"circuits":\(\[.*\]\).*/\1/p')" \
+        '["cli-forced:open:forced","cli-opened:open","pool-opened:open"]'
+
+    check "$mode: the object is private to its user" "$(stat -c '%a %U' "/dev/shm/$name")" "600 $(id -un)"
+    check "$mode: no worker died" "$(grep -c 'exited on signal' "$work/fpm.log" || true)" 0
+    check "$mode: no notice that circuits are per worker" "$(grep -c 'circuits are not shared' "$work/fpm.log" || true)" 0
+}
+
+stop_pool() {
+    kill "$fpm_pid"
+    wait "$fpm_pid" 2>/dev/null || true
+    fpm_pid=
+}
+
+run_pool "loaded at startup" "" -d "extension=$extension"
+# A reload re-executes the master, which attaches to the same segment.
+kill -USR2 "$fpm_pid"
+wait_ready 2
+check "after kill -USR2: the pool still rejects cli-opened" \
+    "$(acquire_concurrently cli-opened | grep -c '"state":"open","permitted":false')" 12
+stop_pool
+check "the segment outlives php-fpm" "$(cli acquire pool-opened | state_of)" open
+
+run_pool "loaded by the pool" "php_admin_value[extension] = $extension"
+stop_pool
+
+echo "fpm named segment: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
