@@ -546,11 +546,15 @@ namespace Zeusi\CircuitBreaker\Status {
      * @property-read bool $forced whether an operator forced the state
      * @property-read \DateTimeImmutable|null $since when the state began; null when unknown
      * @property-read \DateTimeImmutable|null $until until when time holds the state (end of an open or forced state); null otherwise
+     * @property-read float|null $remaining seconds left, when the status was read, until $until; null when $until is
      * @property-read float|null $openDuration seconds the circuit is open for, or would open for next, at its backoff level; listings know it only while open
      * @property-read int $backoffLevel how many times the open duration doubled since the circuit was last closed
      * @property-read int|null $calls outcomes in the window of the current state; null in listings
      * @property-read int|null $failures failures among them; null in listings
      * @property-read list<array{slowCallDuration: float, calls: int}>|null $slowCalls per slow call duration of the rules, the calls at least that slow; null in listings
+     * @property-read array{callsPermitted: int, callsRejected: int, successes: int, failures: int, slowCalls: int, openings: int}|null $counters
+     *                the circuit's counters since its storage made its record (slow: at least the shortest slow call duration of the rules;
+     *                openings: by the rules, not forced); null on storages that do not keep them (Redis, Memcached, userland)
      */
     class CircuitStatus
     {
@@ -559,11 +563,15 @@ namespace Zeusi\CircuitBreaker\Status {
         /** Read-only. */
         public $calls;
         /** Read-only. */
+        public $counters;
+        /** Read-only. */
         public $failures;
         /** Read-only. */
         public $forced;
         /** Read-only. */
         public $openDuration;
+        /** Read-only. */
+        public $remaining;
         /** Read-only. */
         public $service;
         /** Read-only. */
@@ -577,6 +585,36 @@ namespace Zeusi\CircuitBreaker\Status {
 
         /** Made by a breaker or a storage: calling it throws. */
         public function __construct() {}
+    }
+
+    /**
+     * Statuses in the Prometheus text exposition format 0.0.4, for a /metrics endpoint. Rendering
+     * touches no storage: it reads statuses already taken.
+     */
+    class PrometheusExporter
+    {
+        /** The Content-Type of what render() returns. */
+        const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+        /**
+         * @param array<string, string>|null $labels constant labels added to every sample (the host, the storage prefix):
+         *                                           names match [a-zA-Z_][a-zA-Z0-9_]*, not starting with __, other than service and state
+         * @param string|null $namespace the start of every metric name; null: circuit_breaker
+         * @throws \ValueError for a label name or namespace the format does not allow
+         * @throws \TypeError for a label value that is not a string
+         */
+        public function __construct(?array $labels = null, ?string $namespace = null) {}
+
+        /**
+         * One family after the other, each with its # HELP and # TYPE: circuit_breaker_state{service,state} (1 for the
+         * state it is in, 0 for the two others), _forced, _state_remaining_seconds, _open_duration_seconds, and the
+         * counters _calls_permitted_total, _calls_rejected_total, _successes_total, _failures_total, _slow_calls_total,
+         * _openings_total. A value a status does not know (counters on Redis, the time left of a closed circuit) has no sample.
+         *
+         * @param iterable<CircuitStatus> $statuses from listCircuits() or breakers' getStatus()
+         * @throws \TypeError for an element that is not a CircuitStatus
+         */
+        public function render(iterable $statuses): string {}
     }
 }
 

@@ -10,7 +10,7 @@ use crate::core::machine::{
     open_remaining_ms, status, transition_after_outcome,
 };
 use crate::core::rules::OpeningCause;
-use crate::storage::{OutcomeRecord, RememberedOpen, Storage, StorageError};
+use crate::storage::{CallCounters, OutcomeRecord, RememberedOpen, Storage, StorageError};
 
 /// How many times a call retries after losing a race to another process.
 /// Each lost race means another process stored a newer state; a few are
@@ -67,11 +67,16 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     /// Whether a call may go to the service now. A storage failure permits it.
     pub fn acquire(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> Permission {
         match self.try_acquire(now, emit) {
-            Ok(Permission::Permitted) => Permission::Permitted,
+            Ok(Permission::Permitted) => {
+                self.storage.count_permission(self.service, true, self.config);
+                Permission::Permitted
+            }
             Ok(rejected @ Permission::Rejected { phase, .. }) => {
+                self.storage.count_permission(self.service, false, self.config);
                 emit(Event::Rejected { phase });
                 rejected
             }
+            // The storage failed: nothing to count in.
             Err(error) => {
                 emit(Event::StorageFailed(error));
                 Permission::Permitted
@@ -173,6 +178,11 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             now,
         )?;
         Ok((status(stored, now, self.config), window))
+    }
+
+    /// The circuit's counters for metrics, when the storage keeps them.
+    pub fn counters(&self) -> Result<Option<CallCounters>, StorageError> {
+        self.storage.counters(self.service)
     }
 
     /// Carries out an operator's command: one compare-and-set from the

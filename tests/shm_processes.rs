@@ -119,6 +119,10 @@ fn no_increment_is_lost() {
     }
     let counted = successes_counted(&storage(segment, T0), &config, b"counted", T0);
     assert_eq!(counted, (WORKERS * OUTCOMES) as u64);
+    // The metrics' counter, one fetch_add each: none lost either (the read
+    // above counted one more).
+    let metrics = storage(segment, T0).counters(b"counted").unwrap().unwrap();
+    assert_eq!(metrics.successes, (WORKERS * OUTCOMES) as u64 + 1);
 }
 
 /// Each child reports its events through a pipe, one letter each.
@@ -274,6 +278,12 @@ fn sigkill_stress() {
     // Every acknowledged outcome is counted; a killed worker may have
     // counted one more than it could acknowledge, never one less.
     let acknowledged: u64 = progress.iter().map(|p| p.load(Ordering::SeqCst)).sum();
+    // The same bound for the metrics' counter of successes.
+    let metrics = storage.counters(b"stressed").unwrap().unwrap().successes;
+    assert!(
+        metrics >= acknowledged && metrics <= acknowledged + kills,
+        "metrics counted {metrics}, acknowledged {acknowledged}, {kills} kills"
+    );
     let counted = successes_counted(&storage, config, b"stressed", T0);
     assert!(
         counted >= acknowledged && counted <= acknowledged + kills,

@@ -65,7 +65,15 @@ impl DurationBands {
 
     /// The counter one outcome increments.
     pub fn slot_of(&self, outcome: Outcome, duration: Option<Millis>) -> usize {
-        outcome.index() * self.band_count() + self.band_of(duration)
+        self.slot_and_slowness(outcome, duration).0
+    }
+
+    /// The counter one outcome increments, and whether the call was slow
+    /// for at least one rule (at least the shortest slow call duration),
+    /// from one look at the thresholds.
+    pub fn slot_and_slowness(&self, outcome: Outcome, duration: Option<Millis>) -> (usize, bool) {
+        let band = self.band_of(duration);
+        (outcome.index() * self.band_count() + band, band >= 2)
     }
 
     /// The first band whose durations are all at least `slow`.
@@ -166,6 +174,9 @@ mod tests {
         assert_eq!(bands.slot_of(Outcome::Success, Some(1_000)), 2);
         assert_eq!(bands.slot_of(Outcome::Success, Some(2_999)), 2);
         assert_eq!(bands.slot_of(Outcome::Success, Some(3_000)), 3);
+        assert_eq!(bands.slot_and_slowness(Outcome::Failure, Some(999)), (5, false));
+        assert_eq!(bands.slot_and_slowness(Outcome::Failure, Some(1_000)), (6, true));
+        assert_eq!(bands.slot_and_slowness(Outcome::Success, None), (0, false));
     }
 
     #[test]

@@ -187,10 +187,20 @@ impl CircuitBreaker {
     /// A `Status\CircuitStatus`: the state the next call finds (changing
     /// nothing), since and until when, the open duration and the window.
     pub fn get_status(&self) -> Result<StatusObject, PhpException> {
-        let status = match self.with_core(&mut |_| {}, |breaker, now, _| breaker.status(now)) {
-            Ok((status, _)) => status
-                .map(|(status, window)| {
-                    StatusObject(CircuitStatus::of_breaker(&self.service, status, &window, &self.config))
+        let status = match self.with_core(&mut |_| {}, |breaker, now, _| {
+            let (status, window) = breaker.status(now)?;
+            Ok::<_, StorageError>((status, window, breaker.counters()?))
+        }) {
+            Ok((status, now)) => status
+                .map(|(status, window, counters)| {
+                    StatusObject(CircuitStatus::of_breaker(
+                        &self.service,
+                        status,
+                        &window,
+                        counters,
+                        &self.config,
+                        now,
+                    ))
                 })
                 .map_err(|error| storage_exception(error.to_string())),
             Err(Interrupted::Reentered(exception)) => Err(exception),

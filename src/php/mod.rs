@@ -10,6 +10,7 @@ mod configuration;
 mod enums;
 mod events;
 mod execution;
+mod exporter;
 mod gc;
 mod late_load;
 mod memcached;
@@ -113,6 +114,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<events::CircuitForced>()
         .class::<events::CircuitReset>()
         .class::<status::CircuitStatus>()
+        .class::<exporter::PrometheusExporter>()
         .class::<breaker::CircuitBreaker>()
         .class::<execution::CallExecutor>()
         .class::<execution::CallGate>()

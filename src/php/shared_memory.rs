@@ -21,7 +21,7 @@ use crate::core::window::WindowGeometry;
 use crate::storage::shm::{
     DEFAULT_MAX_SHARE, Segment, SharedMemoryStorage as ShmStorage, idle_records, parse_size, record_size,
 };
-use crate::storage::{ListedCircuit, OutcomeRecord, Storage, StorageError};
+use crate::storage::{CallCounters, ListedCircuit, ListedCircuitCounters, OutcomeRecord, Storage, StorageError};
 
 pub const SIZE_SETTING: &str = "circuit_breaker.shm_size";
 const DEFAULT_SIZE: &str = "32M";
@@ -248,6 +248,20 @@ impl Storage for SharedStorage {
 
     fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
         self.ready()?.list_circuits(prefix)
+    }
+
+    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
+        self.ready()?.list_circuits_with_counters(prefix)
+    }
+
+    fn count_permission(&self, service: &[u8], permitted: bool, config: &crate::core::config::Config) {
+        if let Self::Ready(storage) = self {
+            storage.count_permission(service, permitted, config);
+        }
+    }
+
+    fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
+        self.ready()?.counters(service)
     }
 
     fn max_slots(&self) -> Option<usize> {

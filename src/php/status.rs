@@ -12,7 +12,7 @@ use crate::core::config::Config;
 use crate::core::counts::{Outcome, WindowCounts};
 use crate::core::duration::Millis;
 use crate::core::machine::{Status, status_without_config};
-use crate::storage::{ListedCircuit, Storage};
+use crate::storage::{CallCounters, ListedCircuitCounters, Storage};
 
 /// The outcomes in the window, as the rules of one configuration count them.
 struct WindowOutcomes {
@@ -33,6 +33,10 @@ pub struct CircuitStatus {
     open_duration: Option<f64>,
     backoff_level: i64,
     outcomes: Option<WindowOutcomes>,
+    counters: Option<CallCounters>,
+    /// When the status was read, on the clock of its breaker or storage.
+    read_at_ms: Millis,
+    until_ms: Option<Millis>,
 }
 
 fn instant(ms: Option<Millis>) -> Zval {
@@ -40,7 +44,13 @@ fn instant(ms: Option<Millis>) -> Zval {
 }
 
 impl CircuitStatus {
-    fn new(service: &[u8], status: Status, outcomes: Option<WindowOutcomes>) -> Self {
+    fn new(
+        service: &[u8],
+        status: Status,
+        outcomes: Option<WindowOutcomes>,
+        counters: Option<CallCounters>,
+        read_at_ms: Millis,
+    ) -> Self {
         Self {
             service: super::typed::Bytes(service).into_zval(false).unwrap_or_default(),
             state: status.phase.into(),
@@ -50,11 +60,21 @@ impl CircuitStatus {
             open_duration: status.open_duration_ms.map(|ms| ms as f64 / 1_000.0),
             backoff_level: i64::from(status.backoff),
             outcomes,
+            counters,
+            read_at_ms,
+            until_ms: status.until,
         }
     }
 
     /// The status of a breaker: `window` holds its counters by slot.
-    pub fn of_breaker(service: &[u8], status: Status, window: &[u64], config: &Config) -> Zval {
+    pub fn of_breaker(
+        service: &[u8],
+        status: Status,
+        window: &[u64],
+        counters: Option<CallCounters>,
+        config: &Config,
+        now: Millis,
+    ) -> Zval {
         let counts = WindowCounts {
             bands: &config.bands,
             slots: window,
@@ -72,15 +92,23 @@ impl CircuitStatus {
                 })
                 .collect(),
         };
-        object(Self::new(service, status, Some(outcomes)))
+        object(Self::new(service, status, Some(outcomes), counters, now))
     }
 
     /// The statuses of a listing, at `now`, without a configuration: the
     /// window is left out (null), as its geometry and rules are unknown.
-    pub fn of_listing(circuits: Vec<ListedCircuit>, now: Millis) -> Vec<Zval> {
+    pub fn of_listing(circuits: Vec<ListedCircuitCounters>, now: Millis) -> Vec<Zval> {
         circuits
             .into_iter()
-            .map(|(service, state)| object(Self::new(&service, status_without_config(state, now), None)))
+            .map(|(service, state, counters)| {
+                object(Self::new(
+                    &service,
+                    status_without_config(state, now),
+                    None,
+                    counters,
+                    now,
+                ))
+            })
             .collect()
     }
 }
@@ -89,9 +117,38 @@ impl CircuitStatus {
 /// its circuits whose service starts with `prefix`.
 pub fn list_circuits(storage: &dyn Storage, prefix: &str, now: Millis) -> Result<Vec<Zval>, PhpException> {
     let circuits = storage
-        .list_circuits(prefix.as_bytes())
+        .list_circuits_with_counters(prefix.as_bytes())
         .map_err(|error| storage_exception(error.to_string()))?;
     Ok(CircuitStatus::of_listing(circuits, now))
+}
+
+impl CircuitStatus {
+    pub fn service_bytes(&self) -> Option<&[u8]> {
+        self.service.zend_str().map(|service| service.as_bytes())
+    }
+
+    pub fn state(&self) -> State {
+        self.state
+    }
+
+    pub fn forced(&self) -> bool {
+        self.forced
+    }
+
+    pub fn open_duration(&self) -> Option<f64> {
+        self.open_duration
+    }
+
+    pub fn counters(&self) -> Option<CallCounters> {
+        self.counters
+    }
+
+    /// Seconds from when the status was read until the state may change by
+    /// time (the end of an open or forced state), never negative.
+    pub fn remaining_seconds(&self) -> Option<f64> {
+        self.until_ms
+            .map(|until| (until - self.read_at_ms).max(0) as f64 / 1_000.0)
+    }
 }
 
 fn object(status: CircuitStatus) -> Zval {
@@ -128,6 +185,13 @@ impl CircuitStatus {
     #[php(getter)]
     pub fn get_until(&self) -> Zval {
         self.until.shallow_clone()
+    }
+
+    /// Seconds left, when the status was read, until `until`: until the
+    /// state may change by time; null when `until` is (closed, half-open).
+    #[php(getter)]
+    pub fn get_remaining(&self) -> Option<f64> {
+        self.remaining_seconds()
     }
 
     /// Seconds the circuit is open for, or would open for next, at its
@@ -170,5 +234,29 @@ impl CircuitStatus {
             let _ = list.push(entry);
         }
         list.into_zval(false).unwrap_or_default()
+    }
+
+    /// The circuit's counters since the storage made its record, an array
+    /// of `callsPermitted`, `callsRejected`, `successes`, `failures`,
+    /// `slowCalls` and `openings` (ints); null on storages that do not
+    /// keep them (Redis, Memcached, userland).
+    #[php(getter)]
+    pub fn get_counters(&self) -> Zval {
+        let Some(counters) = self.counters else {
+            return Zval::new();
+        };
+        let mut array = ZendHashTable::new();
+        for (name, value) in [
+            ("callsPermitted", counters.calls_permitted),
+            ("callsRejected", counters.calls_rejected),
+            ("successes", counters.successes),
+            ("failures", counters.failures),
+            ("slowCalls", counters.slow_calls),
+            ("openings", counters.openings),
+        ] {
+            // PHP ints are signed: a count past 2^63 (never reached) saturates.
+            let _ = array.insert(name, i64::try_from(value).unwrap_or(i64::MAX));
+        }
+        array.into_zval(false).unwrap_or_default()
     }
 }

@@ -9,10 +9,11 @@
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 
-use super::{ListedCircuit, OutcomeRecord, Storage, StorageError};
+use super::{CallCounters, ListedCircuit, ListedCircuitCounters, OutcomeRecord, Storage, StorageError};
+use crate::core::config::Config;
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
-use crate::core::machine::CircuitState;
+use crate::core::machine::{CircuitState, Phase};
 use crate::core::window::WindowGeometry;
 
 /// The time a storage expires its entries by. The PHP layer passes the
@@ -39,6 +40,8 @@ struct Circuit {
     generation_outcomes: u64,
     consecutive_failures: u64,
     admissions: u64,
+    /// Kept across generations, forgotten with the circuit.
+    counters: CallCounters,
 }
 
 impl Default for CircuitState {
@@ -65,6 +68,7 @@ impl Circuit {
             *self = Circuit {
                 state: self.state,
                 expires_at: self.expires_at,
+                counters: self.counters,
                 generation,
                 ..Circuit::default()
             };
@@ -207,6 +211,9 @@ impl Storage for InMemoryStorage {
                 return false;
             }
             circuit.state = new;
+            if new.phase == Phase::Open && !new.forced {
+                circuit.counters.openings += 1;
+            }
             // The time to live of the new state, which may be shorter.
             circuit.expires_at = now + ttl_ms;
             true
@@ -228,6 +235,12 @@ impl Storage for InMemoryStorage {
                 counters.resize(record.slot_count, 0);
             }
             counters[record.slot] += 1;
+            let metrics = &mut circuit.counters;
+            match record.outcome {
+                Outcome::Success => metrics.successes += 1,
+                Outcome::Failure => metrics.failures += 1,
+            }
+            metrics.slow_calls += u64::from(record.slow);
             circuit.generation_outcomes += 1;
             circuit.consecutive_failures = match record.outcome {
                 Outcome::Failure => circuit.consecutive_failures + 1,
@@ -273,14 +286,44 @@ impl Storage for InMemoryStorage {
     }
 
     fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        Ok(self
+            .list_circuits_with_counters(prefix)?
+            .into_iter()
+            .map(|(service, state, _)| (service, state))
+            .collect())
+    }
+
+    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
         let now = (self.clock)();
         let circuits = self.circuits.borrow();
         Ok(circuits
             .entries
             .iter()
             .filter(|(name, circuit)| name.starts_with(prefix) && !circuit.is_expired(now))
-            .map(|(name, circuit)| (name.clone(), circuit.state))
+            .map(|(name, circuit)| (name.clone(), circuit.state, Some(circuit.counters)))
             .collect())
+    }
+
+    fn count_permission(&self, service: &[u8], permitted: bool, config: &Config) {
+        self.with_circuit(service, |circuit, now| {
+            circuit.keep_for(now, config.state_ttl_ms(Phase::Closed));
+            let counters = &mut circuit.counters;
+            if permitted {
+                counters.calls_permitted += 1;
+            } else {
+                counters.calls_rejected += 1;
+            }
+        });
+    }
+
+    fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
+        let now = (self.clock)();
+        let circuits = self.circuits.borrow();
+        Ok(Some(
+            circuits
+                .get(service, now)
+                .map_or_else(CallCounters::default, |circuit| circuit.counters),
+        ))
     }
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {

@@ -46,6 +46,25 @@ pub struct RememberedOpen {
 /// A circuit found by a listing: its service and stored state.
 pub type ListedCircuit = (Vec<u8>, CircuitState);
 
+/// What a storage counts per circuit for metrics, since the circuit's
+/// record was made: monotonic counters that only grow until the record is
+/// forgotten (an idle circuit, a reused record) and start again from zero.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CallCounters {
+    pub calls_permitted: u64,
+    pub calls_rejected: u64,
+    pub successes: u64,
+    pub failures: u64,
+    /// Outcomes at least as slow as the shortest slow call duration of the
+    /// breaker's rules: slow by at least one rule.
+    pub slow_calls: u64,
+    /// Transitions to open won by the rules (a forced open is not one).
+    pub openings: u64,
+}
+
+/// A circuit found by a listing with its counters, when the storage keeps them.
+pub type ListedCircuitCounters = (Vec<u8>, CircuitState, Option<CallCounters>);
+
 /// One outcome to count, with what is needed to read back its window.
 #[derive(Debug, Clone, Copy)]
 pub struct OutcomeRecord {
@@ -66,21 +85,26 @@ pub struct OutcomeRecord {
     /// Whether runs of failures must be counted (a rule reads them); when
     /// not, a storage may skip that write.
     pub counts_runs: bool,
+    /// Whether the outcome is slow for at least one slow-call rule (the
+    /// metrics' slow calls).
+    pub slow: bool,
 }
 
 impl OutcomeRecord {
     /// The record of `outcome`, which took `duration_ms` when known, under `config`.
     pub fn new(config: &Config, outcome: Outcome, duration_ms: Option<Millis>, now: Millis) -> Self {
         let bands = &config.bands;
+        let (slot, slow) = bands.slot_and_slowness(outcome, duration_ms);
         Self {
             outcome,
-            slot: bands.slot_of(outcome, duration_ms),
+            slot,
             slot_count: bands.slot_count(),
             window: config.window,
             now,
             state_ttl_ms: config.longest_state_ttl_ms(),
             closed_state_ttl_ms: config.state_ttl_ms(Phase::Closed),
             counts_runs: config.counts_runs(),
+            slow,
         }
     }
 
@@ -138,6 +162,27 @@ pub trait Storage {
         Err(StorageError::Unsupported(
             "this storage cannot list its circuits".into(),
         ))
+    }
+
+    /// Like [`Storage::list_circuits`], with each circuit's counters when
+    /// the storage keeps them.
+    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
+        Ok(self
+            .list_circuits(prefix)?
+            .into_iter()
+            .map(|(service, state)| (service, state, None))
+            .collect())
+    }
+
+    /// Counts a permission decided for a call (the metrics' permitted and
+    /// rejected calls), on storages where that costs no round trip. A
+    /// circuit this makes is kept as long as a closed one under `config`.
+    fn count_permission(&self, _service: &[u8], _permitted: bool, _config: &Config) {}
+
+    /// The counters of a circuit, when the storage keeps them (`None`
+    /// otherwise; all zero for a circuit it does not hold).
+    fn counters(&self, _service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
+        Ok(None)
     }
 
     /// How many counters a bucket can hold, when the storage has a limit:

@@ -24,7 +24,7 @@ use circuit_breaker::core::duration::Millis;
 use circuit_breaker::core::half_open::{HalfOpenPolicy, PowerCurve};
 use circuit_breaker::core::machine::{Command, Phase, Status, status_without_config};
 use circuit_breaker::core::rules::OpeningRule;
-use circuit_breaker::storage::{Storage, StorageError};
+use circuit_breaker::storage::{CallCounters, Storage, StorageError};
 
 /// The time of the test, in ms, shared by the suite and in-process storages.
 pub type Clock = Rc<Cell<Millis>>;
@@ -909,6 +909,80 @@ pub fn listings_show_every_circuit_without_configuration(env: &Env) {
     assert_eq!(open.phase, Phase::HalfOpen, "an open state past its end");
 }
 
+/// Where a storage keeps counters (shared memory, in memory), each call
+/// counts once: permissions, outcomes, slow ones, and openings won by the
+/// rules (not forced ones), across storage objects. Elsewhere they are
+/// absent, never zero.
+pub fn counters_count_calls_outcomes_and_openings(env: &Env) {
+    let config = Config::new(
+        10.0,
+        vec![
+            OpeningRule::failure_rate(50.0, 4).unwrap(),
+            OpeningRule::slow_call_rate(2.0, 100.0, 1_000).unwrap(),
+        ],
+        OPEN_MS as f64 / 1_000.0,
+        HalfOpenPolicy::permitted_calls(HALF_OPEN_MS as f64 / 1_000.0, 1).unwrap(),
+    )
+    .unwrap();
+    let worker = env.circuit(b"app:", b"counted", &config);
+    let other_worker = env.circuit(b"app:", b"counted", &config);
+    let kept = worker.breaker().counters().expect("the counters read");
+    if kept.is_none() {
+        assert_eq!(other_worker.breaker().counters().unwrap(), None);
+        if env.backend.lists_circuits() {
+            worker.succeed(1);
+            let listed = worker.storage.list_circuits_with_counters(b"").unwrap();
+            assert!(listed.iter().all(|(_, _, counters)| counters.is_none()), "{listed:?}");
+        }
+        return;
+    }
+    assert_eq!(kept, Some(CallCounters::default()), "a circuit never used");
+    let call = |circuit: &Circuit, outcome: Outcome, duration_ms: Millis| {
+        if circuit.acquire() == Permission::Permitted {
+            circuit.register(outcome, Some(duration_ms));
+        }
+    };
+    call(&worker, Outcome::Success, 10);
+    call(&other_worker, Outcome::Success, 2_000); // slow: at its duration
+    call(&worker, Outcome::Failure, 2_500); // slow too
+    call(&other_worker, Outcome::Success, 1_999);
+    call(&worker, Outcome::Failure, 5);
+    assert_eq!(worker.state(), Phase::Closed, "2 failures of 5");
+    call(&worker, Outcome::Failure, 5);
+    assert_eq!(worker.state(), Phase::Open, "3 failures of 6");
+    call(&worker, Outcome::Success, 5); // rejected
+    call(&other_worker, Outcome::Success, 5); // rejected
+    let expected = CallCounters {
+        calls_permitted: 6,
+        calls_rejected: 2,
+        successes: 3,
+        failures: 3,
+        slow_calls: 2,
+        openings: 1,
+    };
+    assert_eq!(other_worker.breaker().counters().unwrap(), Some(expected));
+    // Half-open, the trial fails: a second opening; then forced open: not one.
+    env.sleep(OPEN_MS);
+    call(&worker, Outcome::Failure, 5);
+    assert_eq!(worker.state(), Phase::Open);
+    worker.command(Command::ForceOpen(60_000));
+    call(&worker, Outcome::Success, 5);
+    let expected = CallCounters {
+        calls_permitted: 7,
+        calls_rejected: 3,
+        failures: 4,
+        openings: 2,
+        ..expected
+    };
+    assert_eq!(worker.breaker().counters().unwrap(), Some(expected));
+    if env.backend.lists_circuits() {
+        env.circuit(b"app:", b"untouched", &config).state();
+        let listed = worker.storage.list_circuits_with_counters(b"").unwrap();
+        assert_eq!(listed.len(), 1, "{listed:?}");
+        assert_eq!((&listed[0].0[..], listed[0].2), (&b"counted"[..], Some(expected)));
+    }
+}
+
 /// Calls `then!` with the list of every behaviour, so that each runner
 /// (a `#[test]` per behaviour, or one loop) runs them all.
 macro_rules! behaviours {
@@ -934,7 +1008,8 @@ macro_rules! behaviours {
             forced_closed_counts_but_opens_nothing,
             reset_closes_with_a_fresh_window,
             status_tells_state_times_and_window,
-            listings_show_every_circuit_without_configuration
+            listings_show_every_circuit_without_configuration,
+            counters_count_calls_outcomes_and_openings
         ] }
     };
 }

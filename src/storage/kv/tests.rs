@@ -176,6 +176,7 @@ fn a_state_read_by_another_object_is_seen_before_counting_again() {
                 state_ttl_ms: 60_000,
                 closed_state_ttl_ms: 60_000,
                 counts_runs: false,
+                slow: false,
             },
         )
         .unwrap();

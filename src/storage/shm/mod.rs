@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::atomic::Ordering;
 
-use segment::{InsertGuard, NAME_BYTES, PrefixUsage, Record};
+use segment::{InsertGuard, Metrics, NAME_BYTES, PrefixUsage, Record};
 pub use segment::{SLOTS, Segment, SegmentError};
 use words::{
     CounterTag, EMPTY, claiming_key, decode_state, encode_info, encode_state, increment_counter, is_claiming, is_ready,
@@ -30,7 +30,8 @@ use words::{
 };
 
 use super::memory::ExpiryClock;
-use super::{ListedCircuit, OutcomeRecord, Storage, StorageError};
+use super::{CallCounters, ListedCircuit, ListedCircuitCounters, OutcomeRecord, Storage, StorageError};
+use crate::core::config::Config;
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
@@ -594,9 +595,76 @@ impl SharedMemoryStorage {
             tally.store(0, Ordering::Relaxed);
         }
         // Counters need no reset: an idle record's buckets are older than
-        // any window, and their tags say so.
+        // any window, and their tags say so. The metrics belong to the
+        // name: zeroed before the key publishes the record, a claimer
+        // killed before that leaves a record nobody owns.
+        Self::clear_metrics(&record.metrics);
         record.last_used.store(now, Ordering::Relaxed);
         record.key.store(ready_key(hash), Ordering::Release);
+    }
+
+    /// The record of a service when it is the name this process looked up
+    /// last and still owns its record: the permission of a call is counted
+    /// right after the call loaded the state, without a second lookup.
+    fn last_record(&self, service: &[u8]) -> Option<&'static Record> {
+        KNOWN.with_borrow(|known| {
+            let (name, identity) = known.last.as_ref()?;
+            let (length, rest) = name.split_first_chunk::<8>()?;
+            let (prefix, stored_service) = rest.split_at_checked(u64::from_le_bytes(*length) as usize)?;
+            if prefix != self.prefix.as_slice() || stored_service != service {
+                return None;
+            }
+            let record = self.segment.record(identity.index?);
+            Self::owns(record, identity).then_some(record)
+        })
+    }
+
+    fn clear_metrics(metrics: &Metrics) {
+        for word in [
+            &metrics.calls_permitted,
+            &metrics.calls_rejected,
+            &metrics.successes,
+            &metrics.failures,
+            &metrics.slow_calls,
+            &metrics.openings,
+        ] {
+            word.store(0, Ordering::Relaxed);
+        }
+    }
+
+    fn read_metrics(metrics: &Metrics) -> CallCounters {
+        CallCounters {
+            calls_permitted: metrics.calls_permitted.load(Ordering::Relaxed),
+            calls_rejected: metrics.calls_rejected.load(Ordering::Relaxed),
+            successes: metrics.successes.load(Ordering::Relaxed),
+            failures: metrics.failures.load(Ordering::Relaxed),
+            slow_calls: metrics.slow_calls.load(Ordering::Relaxed),
+            openings: metrics.openings.load(Ordering::Relaxed),
+        }
+    }
+
+    /// The circuits of this prefix whose service starts with `prefix`, each
+    /// with what `read` takes from its record.
+    fn walk<T>(&self, prefix: &[u8], read: impl Fn(&Record) -> T) -> Vec<(Vec<u8>, T)> {
+        let now = self.now();
+        let mut circuits = Vec::new();
+        for index in 0..self.segment.capacity() {
+            let record = self.segment.record(index);
+            let key = record.key.load(Ordering::Acquire);
+            let check = record.check.load(Ordering::Acquire);
+            // A check of 0: a record a killed claimer left to nobody.
+            if !is_ready(key) || check == 0 || self.is_idle(record, now) {
+                continue;
+            }
+            let Some(service) = self.read_service(record).filter(|service| service.starts_with(prefix)) else {
+                continue;
+            };
+            let value = read(record);
+            if record.key.load(Ordering::SeqCst) == key && record.check.load(Ordering::SeqCst) == check {
+                circuits.push((service, value));
+            }
+        }
+        circuits
     }
 
     /// Keeps the name of a claimed record for listings: the first
@@ -740,6 +808,9 @@ impl Storage for SharedMemoryStorage {
             // the state word: a winner killed before this line leaves an
             // instant unknown, nothing wrong.
             record.info.store(encode_info(new), Ordering::Release);
+            if new.phase == Phase::Open && !new.forced {
+                record.metrics.openings.fetch_add(1, Ordering::Relaxed);
+            }
         }
         Ok(won)
     }
@@ -764,6 +835,14 @@ impl Storage for SharedMemoryStorage {
             &circuit.counters[record.slot][now_slot],
             CounterTag::new(generation, now_bucket),
         );
+        let metrics = &circuit.metrics;
+        match record.outcome {
+            Outcome::Success => metrics.successes.fetch_add(1, Ordering::Relaxed),
+            Outcome::Failure => metrics.failures.fetch_add(1, Ordering::Relaxed),
+        };
+        if record.slow {
+            metrics.slow_calls.fetch_add(1, Ordering::Relaxed);
+        }
         // In the closed state, the counter is the only write: the tallies
         // are kept only where something reads them.
         let generation_outcomes = (state.phase == Phase::HalfOpen)
@@ -842,25 +921,44 @@ impl Storage for SharedMemoryStorage {
     /// listed when it is ready, owned, in use and of this prefix, and still
     /// owned by the same name once read.
     fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
-        let now = self.now();
-        let mut circuits = Vec::new();
-        for index in 0..self.segment.capacity() {
-            let record = self.segment.record(index);
-            let key = record.key.load(Ordering::Acquire);
-            let check = record.check.load(Ordering::Acquire);
-            // A check of 0: a record a killed claimer left to nobody.
-            if !is_ready(key) || check == 0 || self.is_idle(record, now) {
-                continue;
-            }
-            let Some(service) = self.read_service(record).filter(|service| service.starts_with(prefix)) else {
-                continue;
-            };
-            let state = Self::state_of(record);
-            if record.key.load(Ordering::SeqCst) == key && record.check.load(Ordering::SeqCst) == check {
-                circuits.push((service, state));
-            }
-        }
-        Ok(circuits)
+        Ok(self.walk(prefix, Self::state_of))
+    }
+
+    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
+        Ok(self
+            .walk(prefix, |record| {
+                (Self::state_of(record), Self::read_metrics(&record.metrics))
+            })
+            .into_iter()
+            .map(|(service, (state, counters))| (service, state, Some(counters)))
+            .collect())
+    }
+
+    fn count_permission(&self, service: &[u8], permitted: bool, _config: &Config) {
+        // Claims the record of a new circuit, as its first outcome would:
+        // its first call is counted too, and the record is kept the default
+        // time until a transition or an outcome says how long. Refused one,
+        // the call is not counted; the outcome reports the refusal.
+        let record = match self.last_record(service) {
+            Some(record) => record,
+            None => match self.record_for(service, true) {
+                Ok(Some(record)) => record,
+                _ => return,
+            },
+        };
+        let word = if permitted {
+            &record.metrics.calls_permitted
+        } else {
+            &record.metrics.calls_rejected
+        };
+        word.fetch_add(1, Ordering::Relaxed);
+    }
+
+    fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
+        Ok(Some(
+            self.record_for(service, false)?
+                .map_or_else(CallCounters::default, |record| Self::read_metrics(&record.metrics)),
+        ))
     }
 
     fn max_slots(&self) -> Option<usize> {

@@ -84,6 +84,22 @@ pub struct Record {
     pub name_lengths: AtomicU64,
     /// The prefix then the service, the first [`NAME_BYTES`] bytes of them.
     pub name: [AtomicU64; NAME_BYTES / 8],
+    pub metrics: Metrics,
+}
+
+/// The counters of a circuit for metrics (see `storage::CallCounters`):
+/// each a word that one relaxed `fetch_add` changes, so a process killed at
+/// any instruction leaves each either counted or not. A cache line of their
+/// own: every call writes one of them, which on the first line would make
+/// every other process's reads of `key` and `state` miss.
+#[repr(C, align(64))]
+pub struct Metrics {
+    pub calls_permitted: AtomicU64,
+    pub calls_rejected: AtomicU64,
+    pub successes: AtomicU64,
+    pub failures: AtomicU64,
+    pub slow_calls: AtomicU64,
+    pub openings: AtomicU64,
 }
 
 /// How much of a circuit's name a record keeps for listings.

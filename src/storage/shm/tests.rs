@@ -125,6 +125,12 @@ fn idle_records_are_reused_and_start_afresh() {
         .register(Outcome::Failure, None, clock.get(), &mut |_| {});
     }
     assert_eq!(storage.load_state(b"old").unwrap().phase, Phase::Open);
+    let old_counters = CallCounters {
+        failures: 4,
+        openings: 1,
+        ..CallCounters::default()
+    };
+    assert_eq!(storage.counters(b"old").unwrap(), Some(old_counters));
     // Still within its time to live: the table is full.
     clock.set(T0 + config.state_ttl_ms(Phase::Open));
     let mut failed = false;
@@ -152,6 +158,16 @@ fn idle_records_are_reused_and_start_afresh() {
         CircuitState::INITIAL,
         "the old circuit is forgotten"
     );
+    let new_counters = CallCounters {
+        failures: 1,
+        ..CallCounters::default()
+    };
+    assert_eq!(
+        storage.counters(b"new").unwrap(),
+        Some(new_counters),
+        "the counters belong to the claim"
+    );
+    assert_eq!(storage.counters(b"old").unwrap(), Some(CallCounters::default()));
     assert_eq!(segment.header().records_reused.load(Ordering::Relaxed), 1);
 }
 
