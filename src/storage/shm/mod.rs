@@ -14,40 +14,39 @@
 //! `CLAIM_RETRY_MS` (everyone else is refused at once), and a process
 //! remembers for as long a name it was refused a record for.
 
+mod known;
 mod segment;
+mod table;
 mod words;
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::hash::{BuildHasher, BuildHasherDefault, Hasher};
 use std::sync::atomic::Ordering;
 
-use segment::{InsertGuard, PrefixUsage, Record};
+use known::{KNOWN, WindowTags};
+use segment::Record;
 pub use segment::{SLOTS, Segment, SegmentError};
-use words::{
-    CounterTag, EMPTY, claiming_key, decode_state, encode_state, increment_counter, is_claiming, is_ready,
-    read_counter, read_tally, ready_key, update_tally,
-};
+use table::{ClaimError, Identity, Refusal, hashes, write_stored_name};
+#[cfg(test)]
+use table::{probe_sequence, stored_name};
+use words::{CounterTag, decode_state, encode_state, increment_counter, read_counter, read_tally, update_tally};
 
 use super::memory::ExpiryClock;
 use super::{OutcomeRecord, Storage, StorageError};
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
-use crate::core::window::MAX_RING;
 
 /// How stale `last_used` may get before a process refreshes it: records are
 /// reused only after far longer, so a fresher stamp buys nothing and would
 /// make every call write a shared cache line.
-const TOUCH_EVERY_MS: u64 = 1_000;
+pub(super) const TOUCH_EVERY_MS: u64 = 1_000;
 
 /// A record's time to live before a process first says how long.
-const DEFAULT_TTL_MS: u64 = 3_600_000;
+pub(super) const DEFAULT_TTL_MS: u64 = 3_600_000;
 
 /// How many places a name's record may take: a lookup reads at most this
 /// many keys. With double hashing a window is all taken with a probability
 /// of about load^64, under 0.2% at 90% load.
-const PROBE_WINDOW: usize = 64;
+pub(super) const PROBE_WINDOW: usize = 64;
 
 /// How long a refused claim stands: a full segment (or a prefix at its
 /// share) is looked at again at most once per interval, and a process
@@ -67,203 +66,6 @@ pub fn parse_size(value: &str) -> Option<usize> {
         _ => (value, 1),
     };
     digits.trim().parse::<usize>().ok()?.checked_mul(multiplier)
-}
-
-/// The name under which a circuit is stored: the prefix and the service,
-/// length-delimited so that no two pairs make the same name.
-#[cfg(test)]
-fn stored_name(prefix: &[u8], service: &[u8]) -> Vec<u8> {
-    let mut name = Vec::with_capacity(8 + prefix.len() + service.len());
-    write_stored_name(&mut name, prefix, service);
-    name
-}
-
-fn write_stored_name(name: &mut Vec<u8>, prefix: &[u8], service: &[u8]) {
-    name.clear();
-    name.extend_from_slice(&(prefix.len() as u64).to_le_bytes());
-    name.extend_from_slice(prefix);
-    name.extend_from_slice(service);
-}
-
-/// Two independent 64-bit hashes of a name: the first places the record,
-/// the second tells two names apart when the first collides.
-fn hashes(name: &[u8]) -> (u64, u64) {
-    let hash_with = |seed: u64| {
-        // SipHash with fixed keys: the same in every process of the binary.
-        let mut hasher = std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().build_hasher();
-        hasher.write_u64(seed);
-        hasher.write(name);
-        hasher.finish()
-    };
-    // 62 bits fit the key word; a check of 0 marks a record nobody owns.
-    (hash_with(0x9e37_79b9) >> 2, hash_with(0x85eb_ca6b) | 1)
-}
-
-/// What a process remembers of a name: its hashes, where its record was
-/// last found, or until when it is refused one.
-#[derive(Clone, Copy)]
-struct Identity {
-    hash: u64,
-    check: u64,
-    index: Option<usize>,
-    refused: Option<(u64, Refusal)>,
-}
-
-impl Identity {
-    fn of(name: &[u8]) -> Self {
-        let (hash, check) = hashes(name);
-        Self {
-            hash,
-            check,
-            index: None,
-            refused: None,
-        }
-    }
-
-    fn refusal(&self, now: u64) -> Option<Refusal> {
-        self.refused
-            .filter(|&(until, _)| now < until)
-            .map(|(_, refusal)| refusal)
-    }
-}
-
-/// Why no record could be claimed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Refusal {
-    /// Every record is in use and none is idle.
-    Full,
-    /// The places of this name are all taken, though others are free.
-    Crowded,
-    /// The prefix holds its share of the records.
-    Share,
-}
-
-enum ClaimError {
-    Refused(Refusal),
-    Lock(String),
-}
-
-/// The places of a name's record, in order: its home, then steps of a
-/// stride from the second hash, coprime with the capacity so that a small
-/// table's window covers all of it.
-fn probe_sequence(identity: &Identity, capacity: usize) -> impl Iterator<Item = usize> {
-    let start = (identity.hash % capacity as u64) as usize;
-    let mut stride = if capacity > 1 {
-        1 + (identity.check % (capacity as u64 - 1)) as usize
-    } else {
-        1
-    };
-    while greatest_common_divisor(stride, capacity) != 1 {
-        stride = stride % (capacity - 1) + 1;
-    }
-    (0..capacity.min(PROBE_WINDOW)).map(move |step| (start + step * stride) % capacity)
-}
-
-fn greatest_common_divisor(mut a: usize, mut b: usize) -> usize {
-    while b != 0 {
-        (a, b) = (b, a % b);
-    }
-    a
-}
-
-/// FxHash (as in rustc): the hash of this process's own cache only, where
-/// SipHash would cost more than the rest of the call.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-/// Names a process remembers at most; past that it starts over, so that a
-/// process seeing endless new names keeps a bounded cache.
-const MAX_KNOWN: usize = 10_000;
-
-/// What a process remembers of the names it used.
-#[derive(Default)]
-struct Known {
-    /// The stored name of the current call, built without allocating.
-    name: Vec<u8>,
-    /// The last name used and its identity: most calls repeat it.
-    last: Option<(Vec<u8>, Identity)>,
-    names: HashMap<Vec<u8>, Identity, BuildHasherDefault<FxHasher>>,
-    /// The tags of the last window read, which change once per bucket.
-    window_tags: Option<WindowTags>,
-}
-
-/// The tag each position of the ring holds when it is in the window:
-/// position p holds the covered bucket congruent to p.
-struct WindowTags {
-    generation: u64,
-    now_bucket: i64,
-    ring: usize,
-    tags: [CounterTag; MAX_RING],
-}
-
-impl WindowTags {
-    fn new(generation: u64, now_bucket: i64, ring: usize, now_slot: usize) -> Self {
-        let mut tags = [CounterTag::new(0, 0); MAX_RING];
-        for (position, tag) in tags[..ring].iter_mut().enumerate() {
-            // The age of the bucket at `position`, counted back from the
-            // current one and wrapping once.
-            let age = if position <= now_slot {
-                now_slot - position
-            } else {
-                now_slot + ring - position
-            };
-            *tag = CounterTag::new(generation, now_bucket - age as i64);
-        }
-        Self {
-            generation,
-            now_bucket,
-            ring,
-            tags,
-        }
-    }
-}
-
-impl Known {
-    /// The identity of `self.name`, and whether it was the last name used.
-    fn get(&self) -> (Option<Identity>, bool) {
-        match &self.last {
-            Some((name, identity)) if *name == self.name => (Some(*identity), true),
-            _ => (self.names.get(self.name.as_slice()).copied(), false),
-        }
-    }
-
-    fn remember(&mut self, identity: Identity) {
-        match &mut self.last {
-            Some((name, last)) if *name == self.name => *last = identity,
-            last => *last = Some((self.name.clone(), identity)),
-        }
-        match self.names.get_mut(self.name.as_slice()) {
-            Some(remembered) => *remembered = identity,
-            None => {
-                if self.names.len() >= MAX_KNOWN {
-                    self.names.clear();
-                }
-                self.names.insert(self.name.clone(), identity);
-            }
-        }
-    }
-}
-
-thread_local! {
-    static KNOWN: RefCell<Known> = RefCell::default();
 }
 
 pub struct SharedMemoryStorage {
@@ -287,37 +89,6 @@ impl SharedMemoryStorage {
 
     fn now(&self) -> u64 {
         (self.clock)().max(0) as u64
-    }
-
-    fn owns(record: &Record, identity: &Identity) -> bool {
-        record.key.load(Ordering::Acquire) == ready_key(identity.hash)
-            && record.check.load(Ordering::Acquire) == identity.check
-    }
-
-    /// The record of a name, looking through its places up to the first
-    /// free one: records are never freed, so a probe sequence is never cut.
-    fn probe(&self, identity: &Identity) -> Option<(usize, &'static Record)> {
-        for index in probe_sequence(identity, self.segment.capacity()) {
-            let record = self.segment.record(index);
-            if record.key.load(Ordering::Acquire) == EMPTY {
-                return None;
-            }
-            if Self::owns(record, identity) {
-                return Some((index, record));
-            }
-        }
-        None
-    }
-
-    /// Refreshes `last_used` when stale, then checks the record is still
-    /// ours: with both sides sequentially consistent, either this process
-    /// sees a reuse that raced it, or the reusing one sees the fresh stamp.
-    fn touch(&self, record: &Record, hash: u64, check: u64, now: u64) -> bool {
-        if now.saturating_sub(record.last_used.load(Ordering::Relaxed)) < TOUCH_EVERY_MS {
-            return true;
-        }
-        record.last_used.store(now, Ordering::SeqCst);
-        record.key.load(Ordering::SeqCst) == ready_key(hash) && record.check.load(Ordering::SeqCst) == check
     }
 
     /// The record of a service, claimed for it when `create` and absent.
@@ -395,227 +166,6 @@ impl SharedMemoryStorage {
             ))
         })
     }
-
-    /// Claims a record under the insert lock: a free one, else the first
-    /// idle one among the name's places; at its prefix's share, only an
-    /// idle record of the same prefix.
-    fn insert(&self, identity: &Identity, now: u64) -> Result<(usize, &'static Record), ClaimError> {
-        let Identity { hash, check, .. } = *identity;
-        let header = self.segment.header();
-        if now < header.claim_retry_at.load(Ordering::Relaxed) {
-            return Err(ClaimError::Refused(Refusal::Full));
-        }
-        let guard = self
-            .segment
-            .lock()
-            .map_err(|error| ClaimError::Lock(error.to_string()))?;
-        if guard.recovered {
-            self.repair(&guard);
-        }
-        // Another process may have claimed it while this one waited.
-        if let Some(found) = self.probe(identity) {
-            return Ok(found);
-        }
-        let Some(usage) = self.prefix_usage(self.owner, true, &guard) else {
-            return Err(ClaimError::Refused(Refusal::Full));
-        };
-        // A share of the whole segment is no limit: full is full.
-        let max_per_prefix = self.segment.max_per_prefix();
-        let at_share =
-            max_per_prefix < self.segment.capacity() && usage.records.load(Ordering::Relaxed) >= max_per_prefix as u64;
-        if at_share && now < usage.retry_at.load(Ordering::Relaxed) {
-            header.share_refusals.fetch_add(1, Ordering::Relaxed);
-            return Err(ClaimError::Refused(Refusal::Share));
-        }
-        let places: Vec<usize> = probe_sequence(identity, self.segment.capacity()).collect();
-        for (position, &index) in places.iter().enumerate() {
-            let record = self.segment.record(index);
-            let current = record.key.load(Ordering::SeqCst);
-            if current == EMPTY {
-                // At its share, a prefix takes a free place only by giving
-                // up an idle record of its own further on (a record past
-                // the first free place would never be found).
-                if at_share && !self.retire_idle_own(&places[position + 1..], hash, usage, now) {
-                    break;
-                }
-                record.key.store(claiming_key(hash), Ordering::SeqCst);
-                header.records_in_use.fetch_add(1, Ordering::Relaxed);
-            } else if !(is_ready(current) && self.is_idle(record, now))
-                || (at_share && record.owner.load(Ordering::Relaxed) != self.owner)
-            {
-                continue;
-            } else if record
-                .key
-                .compare_exchange(current, claiming_key(hash), Ordering::SeqCst, Ordering::SeqCst)
-                .is_err()
-                || !self.is_idle(record, now)
-            {
-                // Used again since: give it back to its service.
-                let _ = record
-                    .key
-                    .compare_exchange(claiming_key(hash), current, Ordering::SeqCst, Ordering::SeqCst);
-                continue;
-            } else {
-                header.records_reused.fetch_add(1, Ordering::Relaxed);
-            }
-            self.change_owner(record, usage, &guard);
-            Self::initialize(record, hash, check, now);
-            return Ok((index, record));
-        }
-        if at_share {
-            usage.retry_at.store(now + CLAIM_RETRY_MS, Ordering::Relaxed);
-            header.share_refusals.fetch_add(1, Ordering::Relaxed);
-            return Err(ClaimError::Refused(Refusal::Share));
-        }
-        header.allocation_failures.fetch_add(1, Ordering::Relaxed);
-        if header.records_in_use.load(Ordering::Relaxed) >= self.segment.capacity() as u64 {
-            header.claim_retry_at.store(now + CLAIM_RETRY_MS, Ordering::Relaxed);
-            Err(ClaimError::Refused(Refusal::Full))
-        } else {
-            Err(ClaimError::Refused(Refusal::Crowded))
-        }
-    }
-
-    /// Leaves to nobody the first idle record of this prefix among `places`
-    /// (as `repair` does: still in its probe sequences, free to be reused),
-    /// so that the prefix may claim a free place in its stead.
-    fn retire_idle_own(&self, places: &[usize], hash: u64, usage: &PrefixUsage, now: u64) -> bool {
-        for &index in places {
-            let record = self.segment.record(index);
-            let current = record.key.load(Ordering::SeqCst);
-            if !is_ready(current) || record.owner.load(Ordering::Relaxed) != self.owner || !self.is_idle(record, now) {
-                continue;
-            }
-            if record
-                .key
-                .compare_exchange(current, claiming_key(hash), Ordering::SeqCst, Ordering::SeqCst)
-                .is_err()
-            {
-                continue;
-            }
-            if !self.is_idle(record, now) {
-                let _ = record
-                    .key
-                    .compare_exchange(claiming_key(hash), current, Ordering::SeqCst, Ordering::SeqCst);
-                continue;
-            }
-            record.check.store(0, Ordering::Relaxed);
-            record.last_used.store(0, Ordering::Relaxed);
-            record.owner.store(0, Ordering::Relaxed);
-            let _ = usage
-                .records
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |count| count.checked_sub(1));
-            record.key.store(current, Ordering::SeqCst);
-            return true;
-        }
-        false
-    }
-
-    /// The entry counting the records of `owner`, made when `create` and
-    /// absent (in a free entry, or one whose prefix holds no record).
-    fn prefix_usage(&self, owner: u64, create: bool, _guard: &InsertGuard<'_>) -> Option<&'static PrefixUsage> {
-        let capacity = self.segment.capacity();
-        let start = (owner % capacity as u64) as usize;
-        let mut unused = None;
-        for offset in 0..capacity {
-            let entry = self.segment.prefix_usage((start + offset) % capacity);
-            match entry.owner.load(Ordering::Relaxed) {
-                current if current == owner => return Some(entry),
-                0 => {
-                    unused.get_or_insert(entry);
-                    break;
-                }
-                _ if entry.records.load(Ordering::Relaxed) == 0 => {
-                    unused.get_or_insert(entry);
-                }
-                _ => {}
-            }
-        }
-        let entry = unused.filter(|_| create)?;
-        entry.owner.store(owner, Ordering::Relaxed);
-        entry.records.store(0, Ordering::Relaxed);
-        entry.retry_at.store(0, Ordering::Relaxed);
-        Some(entry)
-    }
-
-    /// Counts a claimed record for this storage's prefix, and no longer for
-    /// the prefix that held it.
-    fn change_owner(&self, record: &Record, usage: &PrefixUsage, guard: &InsertGuard<'_>) {
-        let previous = record.owner.swap(self.owner, Ordering::Relaxed);
-        if previous != 0
-            && let Some(previous) = self.prefix_usage(previous, false, guard)
-        {
-            let _ = previous
-                .records
-                .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |count| count.checked_sub(1));
-        }
-        usage.records.fetch_add(1, Ordering::Relaxed);
-    }
-
-    fn refusal_error(&self, refusal: Refusal) -> StorageError {
-        let capacity = self.segment.capacity();
-        let size = self.segment.size();
-        StorageError::Full(match refusal {
-            Refusal::Full => format!(
-                "the shared memory holds {capacity} circuits, all in use: raise circuit_breaker.shm_size (now {size} bytes)"
-            ),
-            Refusal::Crowded => format!(
-                "no free record among the {} places of this circuit ({} of {capacity} circuits in use): raise circuit_breaker.shm_size (now {size} bytes)",
-                capacity.min(PROBE_WINDOW),
-                self.segment.header().records_in_use.load(Ordering::Relaxed),
-            ),
-            Refusal::Share => format!(
-                "the prefix '{}' holds {} of the {capacity} circuits of the shared memory, its share: raise circuit_breaker.shm_max_share (now {}) or circuit_breaker.shm_size (now {size} bytes), or use fewer service names",
-                String::from_utf8_lossy(&self.prefix),
-                self.segment.max_per_prefix(),
-                self.segment.max_share(),
-            ),
-        })
-    }
-
-    fn is_idle(&self, record: &Record, now: u64) -> bool {
-        let ttl = match record.ttl.load(Ordering::Relaxed) {
-            0 => DEFAULT_TTL_MS,
-            ttl => ttl,
-        };
-        now.saturating_sub(record.last_used.load(Ordering::SeqCst)) > ttl
-    }
-
-    /// Makes a claimed record a fresh circuit, then publishes it.
-    fn initialize(record: &Record, hash: u64, check: u64, now: u64) {
-        record.check.store(check, Ordering::Relaxed);
-        record
-            .state
-            .store(encode_state(CircuitState::INITIAL), Ordering::Relaxed);
-        record.ttl.store(0, Ordering::Relaxed);
-        for tally in [
-            &record.consecutive_failures,
-            &record.generation_outcomes,
-            &record.admissions,
-        ] {
-            tally.store(0, Ordering::Relaxed);
-        }
-        // Counters need no reset: an idle record's buckets are older than
-        // any window, and their tags say so.
-        record.last_used.store(now, Ordering::Relaxed);
-        record.key.store(ready_key(hash), Ordering::Release);
-    }
-
-    /// After a holder of the insert lock died: a record it was claiming is
-    /// left to nobody, free to be reused. It is not emptied, which would
-    /// cut the probe sequence of records claimed after it.
-    fn repair(&self, _guard: &InsertGuard<'_>) {
-        for index in 0..self.segment.capacity() {
-            let record = self.segment.record(index);
-            let key = record.key.load(Ordering::SeqCst);
-            if is_claiming(key) {
-                record.check.store(0, Ordering::Relaxed);
-                record.last_used.store(0, Ordering::Relaxed);
-                record.key.store((key & !3) | 2, Ordering::SeqCst);
-            }
-        }
-    }
-
     /// Sets the time to live of a record, when a transition stores a new
     /// state (a closed one may be kept less long than an open one).
     fn keep_for(record: &Record, ttl_ms: Millis) {
