@@ -21,6 +21,11 @@ pub struct Config {
     pub open_duration_ms: Millis,
     pub half_open: HalfOpenPolicy,
     pub bands: DurationBands,
+    /// [`Self::state_ttl_ms`] of a closed state, computed once: every
+    /// registered outcome asks for it.
+    closed_state_ttl_ms: Millis,
+    /// [`Self::counts_runs`], computed once.
+    counts_runs: bool,
 }
 
 impl Config {
@@ -48,20 +53,25 @@ impl Config {
             "1 to 2592000 seconds (30 days)",
         )?;
         let bands = DurationBands::new(rules.iter().filter_map(OpeningRule::slow_call_ms).collect());
+        let window = WindowGeometry::new(window_ms);
+        let closed_state_ttl_ms = open_duration_ms + half_open.max_duration_ms() + window.counter_ttl_ms();
+        let counts_runs = rules
+            .iter()
+            .any(|rule| matches!(rule, OpeningRule::ConsecutiveFailures { .. }));
         Ok(Self {
-            window: WindowGeometry::new(window_ms),
+            window,
             rules,
             open_duration_ms,
             half_open,
             bands,
+            closed_state_ttl_ms,
+            counts_runs,
         })
     }
 
     /// Whether a rule looks at runs of failures, which then must be counted.
     pub fn counts_runs(&self) -> bool {
-        self.rules
-            .iter()
-            .any(|rule| matches!(rule, OpeningRule::ConsecutiveFailures { .. }))
+        self.counts_runs
     }
 
     /// How long a circuit's state must be kept after it was last written or
@@ -74,7 +84,7 @@ impl Config {
     /// closed state is kept as long as before issue 9: through the time a
     /// reopening could take, and as long as its counters.
     pub fn state_ttl_ms(&self, phase: Phase) -> Millis {
-        let closed = self.open_duration_ms + self.half_open.max_duration_ms() + self.window.counter_ttl_ms();
+        let closed = self.closed_state_ttl_ms;
         match phase {
             Phase::Closed => closed,
             Phase::Open | Phase::HalfOpen => closed + KEEP_DUE_STATE_MS,

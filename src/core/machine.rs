@@ -224,7 +224,7 @@ mod tests {
             window[config.bands.slot_of(outcome, None)] += 1;
         }
         Tally {
-            window,
+            window: window.into(),
             generation_outcomes: outcomes.len() as u64,
             consecutive_failures: consecutive,
         }

@@ -426,7 +426,7 @@ impl Storage for RedisStorage {
         let tally = Tally {
             generation_outcomes: integer(outcomes).ok_or_else(invalid)?,
             consecutive_failures: integer(runs).ok_or_else(invalid)?,
-            window: counts,
+            window: counts.into(),
         };
         Ok((state, tally))
     }

@@ -6,12 +6,14 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::SLOTS;
 use super::table::Identity;
-use super::words::CounterTag;
-use crate::core::window::MAX_RING;
 
-/// FxHash (as in rustc): the hash of this process's own cache only, where
-/// SipHash would cost more than the rest of the call.
+/// FxHash (as in rustc) with a final mixing: the hash of this process's own
+/// cache only, where SipHash would cost more than the rest of the call.
+/// Without the mixing, the low bits a hash table indexes by depend only on
+/// the last words of a name, and names differing only after their first
+/// bytes share them.
 #[derive(Default)]
 pub(super) struct FxHasher(u64);
 
@@ -29,7 +31,13 @@ impl Hasher for FxHasher {
     }
 
     fn finish(&self) -> u64 {
-        self.0
+        // MurmurHash3's fmix64: every bit of the state reaches every bit.
+        let mut hash = self.0;
+        hash ^= hash >> 33;
+        hash = hash.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        hash ^= hash >> 33;
+        hash = hash.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        hash ^ (hash >> 33)
     }
 }
 
@@ -42,58 +50,68 @@ pub(super) const MAX_KNOWN: usize = 10_000;
 pub(super) struct Known {
     /// The stored name of the current call, built without allocating.
     pub(super) name: Vec<u8>,
-    /// The last name used and its identity: most calls repeat it.
-    pub(super) last: Option<(Vec<u8>, Identity)>,
+    /// The last name used and its identity: most calls repeat it. The name's
+    /// buffer is reused, so switching names does not allocate.
+    pub(super) last_name: Vec<u8>,
+    pub(super) last: Option<Identity>,
     pub(super) names: HashMap<Vec<u8>, Identity, BuildHasherDefault<FxHasher>>,
-    /// The tags of the last window read, which change once per bucket.
-    pub(super) window_tags: Option<WindowTags>,
+    /// The past sums of each record this process counted in, by record
+    /// index: at most one entry per record of the segment.
+    past: Vec<PastSums>,
 }
 
-/// The tag each position of the ring holds when it is in the window:
-/// position p holds the covered bucket congruent to p.
-pub(super) struct WindowTags {
+/// What the sums of the past buckets of a window were computed for: a
+/// record (of one segment, with the tags of one name), one generation of its
+/// state, the current bucket, and the shape of the window.
+#[derive(Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct PastKey {
+    pub(super) segment: usize,
+    pub(super) check: u64,
     pub(super) generation: u64,
     pub(super) now_bucket: i64,
     pub(super) ring: usize,
-    pub(super) tags: [CounterTag; MAX_RING],
+    pub(super) slot_count: usize,
 }
 
-impl WindowTags {
-    pub(super) fn new(generation: u64, now_bucket: i64, ring: usize, now_slot: usize) -> Self {
-        let mut tags = [CounterTag::new(0, 0); MAX_RING];
-        for (position, tag) in tags[..ring].iter_mut().enumerate() {
-            // The age of the bucket at `position`, counted back from the
-            // current one and wrapping once.
-            let age = if position <= now_slot {
-                now_slot - position
-            } else {
-                now_slot + ring - position
-            };
-            *tag = CounterTag::new(generation, now_bucket - age as i64);
-        }
-        Self {
-            generation,
-            now_bucket,
-            ring,
-            tags,
-        }
-    }
+/// The sums of the buckets of a window before the current one, per slot.
+#[derive(Clone, Copy, Default)]
+struct PastSums {
+    key: PastKey,
+    sums: [u64; SLOTS],
 }
 
 impl Known {
+    /// The past sums of the record at `index` for `key`, computed by
+    /// `compute` when this process has none for it: once per bucket, per
+    /// generation and per record. An outcome counted in a past bucket after
+    /// that (by a process whose call began in it a moment earlier) is seen
+    /// from the next bucket on.
+    pub(super) fn past_sums(&mut self, index: usize, key: PastKey, compute: impl FnOnce(&mut [u64])) -> &[u64] {
+        if index >= self.past.len() {
+            self.past.resize(index + 1, PastSums::default());
+        }
+        let entry = &mut self.past[index];
+        if entry.key != key {
+            entry.key = key;
+            compute(&mut entry.sums[..key.slot_count]);
+        }
+        &entry.sums[..key.slot_count]
+    }
+
     /// The identity of `self.name`, and whether it was the last name used.
     pub(super) fn get(&self) -> (Option<Identity>, bool) {
-        match &self.last {
-            Some((name, identity)) if *name == self.name => (Some(*identity), true),
+        match self.last {
+            Some(identity) if self.last_name == self.name => (Some(identity), true),
             _ => (self.names.get(self.name.as_slice()).copied(), false),
         }
     }
 
     pub(super) fn remember(&mut self, identity: Identity) {
-        match &mut self.last {
-            Some((name, last)) if *name == self.name => *last = identity,
-            last => *last = Some((self.name.clone(), identity)),
+        if self.last.is_none() || self.last_name != self.name {
+            self.last_name.clear();
+            self.last_name.extend_from_slice(&self.name);
         }
+        self.last = Some(identity);
         match self.names.get_mut(self.name.as_slice()) {
             Some(remembered) => *remembered = identity,
             None => {

@@ -19,9 +19,10 @@ mod segment;
 mod table;
 mod words;
 
-use std::sync::atomic::Ordering;
+use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
-use known::{KNOWN, WindowTags};
+use known::{KNOWN, PastKey};
 use segment::Record;
 pub use segment::{SLOTS, Segment, SegmentError};
 use table::{ClaimError, Identity, Refusal, hashes, write_stored_name};
@@ -91,9 +92,56 @@ impl SharedMemoryStorage {
         (self.clock)().max(0) as u64
     }
 
+    /// This storage as the breaker of one service uses it for one call:
+    /// `place` is where that breaker keeps its record's place between calls,
+    /// `now` the instant of the call when it is read from the same clock as
+    /// this storage's (the system clock), so the call reads it once.
+    pub fn for_circuit<'a>(&'a self, place: &'a Cell<Option<Place>>, now: Option<Millis>) -> BoundCircuit<'a> {
+        BoundCircuit {
+            storage: self,
+            place: Some(place),
+            now: now.map(|now| now.max(0) as u64),
+        }
+    }
+
+    fn unbound(&self) -> BoundCircuit<'_> {
+        BoundCircuit {
+            storage: self,
+            place: None,
+            now: None,
+        }
+    }
+
     /// The record of a service, claimed for it when `create` and absent.
-    fn record_for(&self, service: &[u8], create: bool) -> Result<Option<&'static Record>, StorageError> {
-        let now = self.now();
+    /// The place a breaker remembers is used when the record there still
+    /// carries the name's tags, and kept up to date otherwise.
+    fn record_for(
+        &self,
+        service: &[u8],
+        create: bool,
+        place: Option<&Cell<Option<Place>>>,
+        now: u64,
+    ) -> Result<Option<Located>, StorageError> {
+        if let Some(Place { index, hash, check }) = place.and_then(Cell::get) {
+            let record = self.segment.record(index);
+            if Self::owns(record, hash, check) && self.touch(record, hash, check, now) {
+                return Ok(Some(Located { index, check, record }));
+            }
+        }
+        let found = self.look_up(service, create, now)?;
+        if let Some(place) = place {
+            place.set(found.map(|(located, hash)| Place {
+                index: located.index,
+                hash,
+                check: located.check,
+            }));
+        }
+        Ok(found.map(|(located, _)| located))
+    }
+
+    /// The record of a service by its name, through what this process
+    /// remembers of names; with the hash that places it.
+    fn look_up(&self, service: &[u8], create: bool, now: u64) -> Result<Option<(Located, u64)>, StorageError> {
         KNOWN.with_borrow_mut(|known| {
             write_stored_name(&mut known.name, &self.prefix, service);
             let (remembered, was_last) = known.get();
@@ -115,7 +163,7 @@ impl SharedMemoryStorage {
                 let remembered = identity
                     .index
                     .map(|index| (index, self.segment.record(index)))
-                    .filter(|(_, record)| Self::owns(record, &identity));
+                    .filter(|(_, record)| Self::owns(record, identity.hash, identity.check));
                 // Read before looking: while a full segment refuses every
                 // claim, a name found absent stays absent until then.
                 let full_until = match remembered {
@@ -157,7 +205,14 @@ impl SharedMemoryStorage {
                         if changed || !was_last {
                             known.remember(identity);
                         }
-                        return Ok(found.map(|(_, record)| record));
+                        return Ok(found.map(|(index, record)| {
+                            let located = Located {
+                                index,
+                                check: identity.check,
+                                record,
+                            };
+                            (located, identity.hash)
+                        }));
                     }
                 }
             }
@@ -194,10 +249,48 @@ impl SharedMemoryStorage {
     }
 }
 
-impl Storage for SharedMemoryStorage {
+/// Where a breaker found its circuit's record: trusted only while the record
+/// there still carries the name's tags, which a record reused for another
+/// name does not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    index: usize,
+    hash: u64,
+    check: u64,
+}
+
+/// A record found for a name.
+#[derive(Clone, Copy)]
+struct Located {
+    index: usize,
+    check: u64,
+    record: &'static Record,
+}
+
+/// The storage as one call of one breaker uses it (see
+/// [`SharedMemoryStorage::for_circuit`]); the storage itself is the same
+/// without a remembered place, reading its own clock.
+pub struct BoundCircuit<'a> {
+    storage: &'a SharedMemoryStorage,
+    place: Option<&'a Cell<Option<Place>>>,
+    now: Option<u64>,
+}
+
+impl BoundCircuit<'_> {
+    fn record_for(&self, service: &[u8], create: bool) -> Result<Option<Located>, StorageError> {
+        let now = self.now.unwrap_or_else(|| self.storage.now());
+        self.storage.record_for(service, create, self.place, now)
+    }
+
+    fn created(&self, service: &[u8]) -> Result<Located, StorageError> {
+        Ok(self.record_for(service, true)?.expect("created"))
+    }
+}
+
+impl Storage for BoundCircuit<'_> {
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
         Ok(match self.record_for(service, false)? {
-            Some(record) => decode_state(record.state.load(Ordering::Acquire)),
+            Some(located) => decode_state(located.record.state.load(Ordering::Acquire)),
             None => CircuitState::INITIAL,
         })
     }
@@ -209,8 +302,8 @@ impl Storage for SharedMemoryStorage {
         new: CircuitState,
         ttl_ms: Millis,
     ) -> Result<bool, StorageError> {
-        let record = self.record_for(service, true)?.expect("created");
-        Self::keep_for(record, ttl_ms);
+        let record = self.created(service)?.record;
+        SharedMemoryStorage::keep_for(record, ttl_ms);
         Ok(record
             .state
             .compare_exchange(
@@ -229,19 +322,17 @@ impl Storage for SharedMemoryStorage {
                 record.slot_count
             )));
         }
-        let circuit = self.record_for(service, true)?.expect("created");
+        let located = self.created(service)?;
+        let circuit = located.record;
         let state = decode_state(circuit.state.load(Ordering::Acquire));
-        Self::keep_at_least(circuit, record.state_ttl_ms_in(state.phase));
+        SharedMemoryStorage::keep_at_least(circuit, record.state_ttl_ms_in(state.phase));
         let generation = state.generation;
         let window = record.window;
-        let covered = window.buckets_covering(record.now);
-        let now_bucket = *covered.end();
+        let now_bucket = window.bucket_at(record.now);
         let ring = window.ring_len();
         let now_slot = window.ring_slot(now_bucket);
-        increment_counter(
-            &circuit.counters[record.slot][now_slot],
-            CounterTag::new(generation, now_bucket),
-        );
+        let now_tag = CounterTag::new(generation, now_bucket);
+        increment_counter(&circuit.counters[record.slot][now_slot], now_tag);
         // In the closed state, the counter is the only write: the tallies
         // are kept only where something reads them.
         let generation_outcomes = (state.phase == Phase::HalfOpen)
@@ -253,23 +344,25 @@ impl Storage for SharedMemoryStorage {
             Outcome::Success if read_tally(&circuit.consecutive_failures, generation) == 0 => Some(0),
             Outcome::Success => update_tally(&circuit.consecutive_failures, generation, |_| 0),
         };
+        let window_key = PastKey {
+            segment: std::ptr::from_ref(self.storage.segment) as usize,
+            check: located.check,
+            generation,
+            now_bucket,
+            ring,
+            slot_count: record.slot_count,
+        };
+        let counters = &circuit.counters[..record.slot_count];
         let counts = KNOWN.with_borrow_mut(|known| {
-            let current =
-                |tags: &WindowTags| tags.generation == generation && tags.now_bucket == now_bucket && tags.ring == ring;
-            let tags = match &mut known.window_tags {
-                Some(tags) if current(tags) => tags,
-                slot => slot.insert(WindowTags::new(generation, now_bucket, ring, now_slot)),
-            };
-            let tags = &tags.tags[..ring];
-            circuit.counters[..record.slot_count]
+            let past = known.past_sums(located.index, window_key, |sums| {
+                for (sum, counter_ring) in sums.iter_mut().zip(counters) {
+                    *sum = past_buckets_sum(&counter_ring[..ring], generation, now_bucket, now_slot);
+                }
+            });
+            counters
                 .iter()
-                .map(|counter_ring| {
-                    let mut sum = 0;
-                    for (word, &tag) in counter_ring[..ring].iter().zip(tags) {
-                        sum += read_counter(word, tag);
-                    }
-                    sum
-                })
+                .zip(past)
+                .map(|(counter_ring, past)| past + read_counter(&counter_ring[now_slot], now_tag))
                 .collect()
         });
         let tally = Tally {
@@ -283,10 +376,60 @@ impl Storage for SharedMemoryStorage {
     }
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
-        let record = self.record_for(service, true)?.expect("created");
-        Self::keep_at_least(record, ttl_ms);
+        let record = self.created(service)?.record;
+        SharedMemoryStorage::keep_at_least(record, ttl_ms);
         // A late caller of an older generation is past its turn.
         Ok(update_tally(&record.admissions, state.generation, |count| count + 1).unwrap_or(u64::MAX))
+    }
+
+    fn max_slots(&self) -> Option<usize> {
+        Some(SLOTS)
+    }
+}
+
+/// The sum of one counter over the buckets of the window before the current
+/// one: position p of the ring holds the covered bucket congruent to p, and
+/// a word still tagged with an older bucket (or generation) counts 0.
+fn past_buckets_sum(counter_ring: &[AtomicU64], generation: u64, now_bucket: i64, now_slot: usize) -> u64 {
+    let ring = counter_ring.len();
+    let mut sum = 0;
+    for (position, word) in counter_ring.iter().enumerate() {
+        if position == now_slot {
+            continue;
+        }
+        // The age of the bucket at `position`, counted back from the current
+        // one and wrapping once.
+        let age = if position < now_slot {
+            now_slot - position
+        } else {
+            now_slot + ring - position
+        };
+        sum += read_counter(word, CounterTag::new(generation, now_bucket - age as i64));
+    }
+    sum
+}
+
+impl Storage for SharedMemoryStorage {
+    fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
+        self.unbound().load_state(service)
+    }
+
+    fn compare_and_set_state(
+        &self,
+        service: &[u8],
+        expected: CircuitState,
+        new: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        self.unbound().compare_and_set_state(service, expected, new, ttl_ms)
+    }
+
+    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
+        self.unbound().record_outcome(service, record)
+    }
+
+    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+        self.unbound().admit_half_open(service, state, ttl_ms)
     }
 
     fn max_slots(&self) -> Option<usize> {

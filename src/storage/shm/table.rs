@@ -110,9 +110,8 @@ pub(super) fn greatest_common_divisor(mut a: usize, mut b: usize) -> usize {
 }
 
 impl SharedMemoryStorage {
-    pub(super) fn owns(record: &Record, identity: &Identity) -> bool {
-        record.key.load(Ordering::Acquire) == ready_key(identity.hash)
-            && record.check.load(Ordering::Acquire) == identity.check
+    pub(super) fn owns(record: &Record, hash: u64, check: u64) -> bool {
+        record.key.load(Ordering::Acquire) == ready_key(hash) && record.check.load(Ordering::Acquire) == check
     }
 
     /// The record of a name, looking through its places up to the first
@@ -123,7 +122,7 @@ impl SharedMemoryStorage {
             if record.key.load(Ordering::Acquire) == EMPTY {
                 return None;
             }
-            if Self::owns(record, identity) {
+            if Self::owns(record, identity.hash, identity.check) {
                 return Some((index, record));
             }
         }
