@@ -150,6 +150,20 @@ impl std::ops::Deref for SlotCounts {
     }
 }
 
+impl SlotCounts {
+    /// `len` counts, the count of slot `i` being `count(i)`.
+    pub fn from_fn(len: usize, mut count: impl FnMut(usize) -> u64) -> Self {
+        if len > INLINE_SLOTS {
+            return Self::Heap((0..len).map(count).collect());
+        }
+        let mut counts = [0; INLINE_SLOTS];
+        for (slot, value) in counts[..len].iter_mut().enumerate() {
+            *value = count(slot);
+        }
+        Self::Inline { len, counts }
+    }
+}
+
 impl FromIterator<u64> for SlotCounts {
     fn from_iter<I: IntoIterator<Item = u64>>(iter: I) -> Self {
         let mut iter = iter.into_iter();
@@ -249,6 +263,7 @@ mod tests {
             let counts: SlotCounts = values.iter().copied().collect();
             assert_eq!(counts, values);
             assert_eq!(matches!(counts, SlotCounts::Inline { .. }), len <= INLINE_SLOTS);
+            assert_eq!(SlotCounts::from_fn(len, |slot| values[slot]), values);
         }
     }
 

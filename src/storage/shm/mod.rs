@@ -32,9 +32,10 @@ use words::{CounterTag, decode_state, encode_state, increment_counter, read_coun
 
 use super::memory::ExpiryClock;
 use super::{OutcomeRecord, Storage, StorageError};
-use crate::core::counts::{Outcome, Tally};
+use crate::core::counts::{Outcome, SlotCounts, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
+use crate::core::window::MAX_RING;
 
 /// How stale `last_used` may get before a process refreshes it: records are
 /// reused only after far longer, so a fresher stamp buys nothing and would
@@ -72,20 +73,25 @@ pub fn parse_size(value: &str) -> Option<usize> {
 pub struct SharedMemoryStorage {
     segment: &'static Segment,
     prefix: Vec<u8>,
-    /// The hash of the prefix, which the share of records is counted by.
-    owner: u64,
+    /// The hash of the prefix, which the share of records is counted by:
+    /// computed when first claiming a record, so that making a storage (in
+    /// every request) costs no hashing.
+    owner: std::cell::OnceCell<u64>,
     clock: ExpiryClock,
 }
 
 impl SharedMemoryStorage {
     pub fn new(segment: &'static Segment, prefix: Vec<u8>, clock: ExpiryClock) -> Self {
-        let owner = hashes(&prefix).1;
         Self {
             segment,
             prefix,
-            owner,
+            owner: std::cell::OnceCell::new(),
             clock,
         }
+    }
+
+    fn owner(&self) -> u64 {
+        *self.owner.get_or_init(|| hashes(&self.prefix).1)
     }
 
     fn now(&self) -> u64 {
@@ -355,15 +361,11 @@ impl Storage for BoundCircuit<'_> {
         let counters = &circuit.counters[..record.slot_count];
         let counts = KNOWN.with_borrow_mut(|known| {
             let past = known.past_sums(located.index, window_key, |sums| {
-                for (sum, counter_ring) in sums.iter_mut().zip(counters) {
-                    *sum = past_buckets_sum(&counter_ring[..ring], generation, now_bucket, now_slot);
-                }
+                sum_past_buckets(counters, ring, generation, now_bucket, now_slot, sums);
             });
-            counters
-                .iter()
-                .zip(past)
-                .map(|(counter_ring, past)| past + read_counter(&counter_ring[now_slot], now_tag))
-                .collect()
+            SlotCounts::from_fn(counters.len(), |slot| {
+                past[slot] + read_counter(&counters[slot][now_slot], now_tag)
+            })
         });
         let tally = Tally {
             window: counts,
@@ -387,26 +389,26 @@ impl Storage for BoundCircuit<'_> {
     }
 }
 
-/// The sum of one counter over the buckets of the window before the current
-/// one: position p of the ring holds the covered bucket congruent to p, and
-/// a word still tagged with an older bucket (or generation) counts 0.
-fn past_buckets_sum(counter_ring: &[AtomicU64], generation: u64, now_bucket: i64, now_slot: usize) -> u64 {
-    let ring = counter_ring.len();
-    let mut sum = 0;
-    for (position, word) in counter_ring.iter().enumerate() {
-        if position == now_slot {
-            continue;
+/// The sums of the counters over the buckets of the window before the
+/// current one: position p of the ring holds the covered bucket congruent to
+/// p, and a word still tagged with an older bucket (or generation) counts 0.
+fn sum_past_buckets(
+    counters: &[[AtomicU64; MAX_RING]],
+    ring: usize,
+    generation: u64,
+    now_bucket: i64,
+    now_slot: usize,
+    sums: &mut [u64],
+) {
+    sums.fill(0);
+    let mut position = now_slot;
+    for age in 1..ring as i64 {
+        position = if position == 0 { ring - 1 } else { position - 1 };
+        let tag = CounterTag::new(generation, now_bucket - age);
+        for (sum, counter_ring) in sums.iter_mut().zip(counters) {
+            *sum += read_counter(&counter_ring[position], tag);
         }
-        // The age of the bucket at `position`, counted back from the current
-        // one and wrapping once.
-        let age = if position < now_slot {
-            now_slot - position
-        } else {
-            now_slot + ring - position
-        };
-        sum += read_counter(word, CounterTag::new(generation, now_bucket - age as i64));
     }
-    sum
 }
 
 impl Storage for SharedMemoryStorage {

@@ -160,7 +160,7 @@ impl SharedMemoryStorage {
         if let Some(found) = self.probe(identity) {
             return Ok(found);
         }
-        let Some(usage) = self.prefix_usage(self.owner, true, &guard) else {
+        let Some(usage) = self.prefix_usage(self.owner(), true, &guard) else {
             return Err(ClaimError::Refused(Refusal::Full));
         };
         // A share of the whole segment is no limit: full is full.
@@ -185,7 +185,7 @@ impl SharedMemoryStorage {
                 record.key.store(claiming_key(hash), Ordering::SeqCst);
                 header.records_in_use.fetch_add(1, Ordering::Relaxed);
             } else if !(is_ready(current) && self.is_idle(record, now))
-                || (at_share && record.owner.load(Ordering::Relaxed) != self.owner)
+                || (at_share && record.owner.load(Ordering::Relaxed) != self.owner())
             {
                 continue;
             } else if record
@@ -227,7 +227,8 @@ impl SharedMemoryStorage {
         for &index in places {
             let record = self.segment.record(index);
             let current = record.key.load(Ordering::SeqCst);
-            if !is_ready(current) || record.owner.load(Ordering::Relaxed) != self.owner || !self.is_idle(record, now) {
+            if !is_ready(current) || record.owner.load(Ordering::Relaxed) != self.owner() || !self.is_idle(record, now)
+            {
                 continue;
             }
             if record
@@ -290,7 +291,7 @@ impl SharedMemoryStorage {
     /// Counts a claimed record for this storage's prefix, and no longer for
     /// the prefix that held it.
     pub(super) fn change_owner(&self, record: &Record, usage: &PrefixUsage, guard: &InsertGuard<'_>) {
-        let previous = record.owner.swap(self.owner, Ordering::Relaxed);
+        let previous = record.owner.swap(self.owner(), Ordering::Relaxed);
         if previous != 0
             && let Some(previous) = self.prefix_usage(previous, false, guard)
         {
