@@ -15,7 +15,7 @@ use circuit_breaker::core::duration::Millis;
 use circuit_breaker::core::half_open::HalfOpenPolicy;
 use circuit_breaker::core::machine::{CircuitState, Phase};
 use circuit_breaker::core::rules::OpeningRule;
-use circuit_breaker::storage::shm::{Segment, SharedMemoryStorage};
+use circuit_breaker::storage::shm::{CircuitMemo, Segment, SharedMemoryStorage};
 use circuit_breaker::storage::{OutcomeRecord, Storage};
 
 const T0: Millis = 1_764_000_000_000;
@@ -217,13 +217,13 @@ fn a_remembered_place_is_not_trusted_after_a_reuse() {
     let segment = one_record_segment();
     let config = config(60.0);
     let storage = storage(segment, T0);
-    let place = std::cell::Cell::new(None);
+    let memo = CircuitMemo::default();
     let record = OutcomeRecord::new(&config, Outcome::Failure, None, T0);
     storage
-        .for_circuit(&place, Some(T0))
+        .for_circuit(&memo, Some(T0))
         .record_outcome(b"a", &record)
         .unwrap();
-    assert!(place.get().is_some(), "the place of 'a' is remembered");
+    assert!(memo.place().is_some(), "the place of 'a' is remembered");
     // Once 'a' is idle, another process claims the only record for 'b'
     // and opens its circuit.
     let later = T0 + config.longest_state_ttl_ms() + 1;
@@ -238,7 +238,7 @@ fn a_remembered_place_is_not_trusted_after_a_reuse() {
             .compare_and_set_state(b"b", CircuitState::INITIAL, open, config.state_ttl_ms(Phase::Open))
             .unwrap_or(false)
     }));
-    let bound = storage.for_circuit(&place, Some(later));
+    let bound = storage.for_circuit(&memo, Some(later));
     assert_eq!(
         bound.load_state(b"a").unwrap(),
         CircuitState::INITIAL,
@@ -257,12 +257,12 @@ fn past_sums_are_kept_per_generation() {
     let segment = segment();
     let config = config(60.0);
     let storage = storage(segment, T0);
-    let place = std::cell::Cell::new(None);
+    let memo = CircuitMemo::default();
     let bucket_ms = config.window.bucket_length_ms() as Millis;
     let count = |at: Millis| {
         let record = OutcomeRecord::new(&config, Outcome::Failure, None, at);
         let (state, tally) = storage
-            .for_circuit(&place, Some(at))
+            .for_circuit(&memo, Some(at))
             .record_outcome(b"generations", &record)
             .unwrap();
         (state, tally.window[record.slot])

@@ -31,7 +31,7 @@ use crate::core::counts::Outcome;
 use crate::core::duration::{Millis, format_float, seconds_to_millis};
 use crate::core::error::ConfigError;
 use crate::storage::kv::KvStorage;
-use crate::storage::shm::Place;
+use crate::storage::shm::CircuitMemo;
 use crate::storage::{Storage, StorageError};
 
 #[php_class]
@@ -54,8 +54,9 @@ pub struct CircuitBreaker {
     /// The Rust storage behind `storage`, found once when the breaker is made.
     resolved: Resolved,
     /// Where its circuit's record lies in the shared memory, when that is
-    /// its storage: a call then neither hashes nor compares the name.
-    place: Cell<Option<Place>>,
+    /// its storage (a call then neither hashes nor compares the name), and
+    /// the sums of the past buckets of its window.
+    memo: CircuitMemo,
 }
 
 /// Why the core did not run, or did not finish, for a call.
@@ -132,7 +133,7 @@ impl CircuitBreaker {
             clock: Clock::from_arg(clock.map(|clock| clock.0)),
             busy: Cell::new(false),
             resolved,
-            place: Cell::new(None),
+            memo: CircuitMemo::default(),
         })
     }
 
@@ -207,7 +208,7 @@ impl CircuitBreaker {
                 Some(shared) => {
                     // The system clock is the storage's own: one read serves both.
                     let storage_now = matches!(self.clock, Clock::System).then_some(now);
-                    let bound = shared.for_circuit(&self.place, storage_now);
+                    let bound = shared.for_circuit(&self.memo, storage_now);
                     let breaker = Breaker {
                         service: &self.service,
                         config: &self.config,

@@ -74,10 +74,12 @@ pub(super) struct PastKey {
 }
 
 /// The sums of the buckets of a window before the current one, per slot.
+/// Aligned so that the key and the first sums share one cache line.
 #[derive(Clone, Copy, Default)]
-struct PastSums {
-    key: PastKey,
-    sums: [u64; SLOTS],
+#[repr(C, align(64))]
+pub struct PastSums {
+    pub(super) key: PastKey,
+    pub(super) sums: [u64; SLOTS],
 }
 
 impl Known {
@@ -86,7 +88,7 @@ impl Known {
     /// generation and per record. An outcome counted in a past bucket after
     /// that (by a process whose call began in it a moment earlier) is seen
     /// from the next bucket on.
-    pub(super) fn past_sums(&mut self, index: usize, key: PastKey, compute: impl FnOnce(&mut [u64])) -> &[u64] {
+    pub(super) fn past_sums(&mut self, index: usize, key: PastKey, compute: impl FnOnce(&mut [u64])) -> &PastSums {
         if index >= self.past.len() {
             self.past.resize(index + 1, PastSums::default());
         }
@@ -95,7 +97,7 @@ impl Known {
             entry.key = key;
             compute(&mut entry.sums[..key.slot_count]);
         }
-        &entry.sums[..key.slot_count]
+        entry
     }
 
     /// The identity of `self.name`, and whether it was the last name used.

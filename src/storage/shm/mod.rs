@@ -19,10 +19,10 @@ mod segment;
 mod table;
 mod words;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use known::{KNOWN, PastKey};
+use known::{KNOWN, Known, PastKey, PastSums};
 use segment::Record;
 pub use segment::{SLOTS, Segment, SegmentError};
 use table::{ClaimError, Identity, Refusal, hashes, write_stored_name};
@@ -35,7 +35,6 @@ use super::{OutcomeRecord, Storage, StorageError};
 use crate::core::counts::{Outcome, SlotCounts, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
-use crate::core::window::MAX_RING;
 
 /// How stale `last_used` may get before a process refreshes it: records are
 /// reused only after far longer, so a fresher stamp buys nothing and would
@@ -99,13 +98,14 @@ impl SharedMemoryStorage {
     }
 
     /// This storage as the breaker of one service uses it for one call:
-    /// `place` is where that breaker keeps its record's place between calls,
-    /// `now` the instant of the call when it is read from the same clock as
-    /// this storage's (the system clock), so the call reads it once.
-    pub fn for_circuit<'a>(&'a self, place: &'a Cell<Option<Place>>, now: Option<Millis>) -> BoundCircuit<'a> {
+    /// `memo` is what that breaker keeps between its calls, `now` the
+    /// instant of the call when it is read from the same clock as this
+    /// storage's (the system clock), so the call reads it once.
+    pub fn for_circuit<'a>(&'a self, memo: &'a CircuitMemo, now: Option<Millis>) -> BoundCircuit<'a> {
         BoundCircuit {
             storage: self,
-            place: Some(place),
+            place: Some(&memo.place),
+            past: Some(&memo.past),
             now: now.map(|now| now.max(0) as u64),
         }
     }
@@ -114,6 +114,7 @@ impl SharedMemoryStorage {
         BoundCircuit {
             storage: self,
             place: None,
+            past: None,
             now: None,
         }
     }
@@ -265,6 +266,22 @@ pub struct Place {
     check: u64,
 }
 
+/// What a breaker keeps between its calls so that they touch little memory:
+/// where its record lies, and a copy of the sums of the past buckets of its
+/// window (the process keeps them too, for the next breaker of the name).
+#[derive(Default)]
+pub struct CircuitMemo {
+    place: Cell<Option<Place>>,
+    past: RefCell<PastSums>,
+}
+
+impl CircuitMemo {
+    /// Where the record was last found.
+    pub fn place(&self) -> Option<Place> {
+        self.place.get()
+    }
+}
+
 /// A record found for a name.
 #[derive(Clone, Copy)]
 struct Located {
@@ -279,6 +296,7 @@ struct Located {
 pub struct BoundCircuit<'a> {
     storage: &'a SharedMemoryStorage,
     place: Option<&'a Cell<Option<Place>>>,
+    past: Option<&'a RefCell<PastSums>>,
     now: Option<u64>,
 }
 
@@ -338,7 +356,7 @@ impl Storage for BoundCircuit<'_> {
         let ring = window.ring_len();
         let now_slot = window.ring_slot(now_bucket);
         let now_tag = CounterTag::new(generation, now_bucket);
-        increment_counter(&circuit.counters[record.slot][now_slot], now_tag);
+        increment_counter(&circuit.counters[now_slot][record.slot], now_tag);
         // In the closed state, the counter is the only write: the tallies
         // are kept only where something reads them.
         let generation_outcomes = (state.phase == Phase::HalfOpen)
@@ -358,15 +376,31 @@ impl Storage for BoundCircuit<'_> {
             ring,
             slot_count: record.slot_count,
         };
-        let counters = &circuit.counters[..record.slot_count];
-        let counts = KNOWN.with_borrow_mut(|known| {
-            let past = known.past_sums(located.index, window_key, |sums| {
-                sum_past_buckets(counters, ring, generation, now_bucket, now_slot, sums);
-            });
-            SlotCounts::from_fn(counters.len(), |slot| {
-                past[slot] + read_counter(&counters[slot][now_slot], now_tag)
+        let slot_count = record.slot_count;
+        let current = &circuit.counters[now_slot][..slot_count];
+        let read = |past: &PastSums| {
+            SlotCounts::from_fn(slot_count, |slot| {
+                past.sums[slot] + read_counter(&current[slot], now_tag)
             })
-        });
+        };
+        let process_sums = |known: &mut Known| -> PastSums {
+            *known.past_sums(located.index, window_key, |sums| {
+                sum_past_buckets(&circuit.counters[..ring], generation, now_bucket, now_slot, sums);
+            })
+        };
+        let counts = match self.past {
+            // The breaker's own copy first: it lies in memory the call
+            // touches anyway, where the process's table is one more miss
+            // when a process calls many services.
+            Some(kept) => {
+                let mut kept = kept.borrow_mut();
+                if kept.key != window_key {
+                    *kept = KNOWN.with_borrow_mut(process_sums);
+                }
+                read(&kept)
+            }
+            None => read(&KNOWN.with_borrow_mut(process_sums)),
+        };
         let tally = Tally {
             window: counts,
             generation_outcomes: generation_outcomes
@@ -392,21 +426,14 @@ impl Storage for BoundCircuit<'_> {
 /// The sums of the counters over the buckets of the window before the
 /// current one: position p of the ring holds the covered bucket congruent to
 /// p, and a word still tagged with an older bucket (or generation) counts 0.
-fn sum_past_buckets(
-    counters: &[[AtomicU64; MAX_RING]],
-    ring: usize,
-    generation: u64,
-    now_bucket: i64,
-    now_slot: usize,
-    sums: &mut [u64],
-) {
+fn sum_past_buckets(ring: &[[AtomicU64; SLOTS]], generation: u64, now_bucket: i64, now_slot: usize, sums: &mut [u64]) {
     sums.fill(0);
     let mut position = now_slot;
-    for age in 1..ring as i64 {
-        position = if position == 0 { ring - 1 } else { position - 1 };
+    for age in 1..ring.len() as i64 {
+        position = if position == 0 { ring.len() - 1 } else { position - 1 };
         let tag = CounterTag::new(generation, now_bucket - age);
-        for (sum, counter_ring) in sums.iter_mut().zip(counters) {
-            *sum += read_counter(&counter_ring[position], tag);
+        for (sum, counter) in sums.iter_mut().zip(&ring[position]) {
+            *sum += read_counter(counter, tag);
         }
     }
 }

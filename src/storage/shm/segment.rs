@@ -48,9 +48,10 @@ pub struct Record {
     /// The hash of the prefix whose circuit this is (0 for none): its count
     /// in the prefix table drops when the record is given to another.
     pub owner: AtomicU64,
-    /// Slot-major: the ring of one counter is contiguous, so reading a
-    /// window touches only the cache lines of the counters it needs.
-    pub counters: [[AtomicU64; MAX_RING]; SLOTS],
+    /// Bucket-major: the counters of one bucket are contiguous, so a call,
+    /// which reads only the current bucket (a process keeps the sums of the
+    /// past ones), touches one or two cache lines of them.
+    pub counters: [[AtomicU64; SLOTS]; MAX_RING],
 }
 
 #[repr(C, align(64))]
