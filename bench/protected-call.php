@@ -73,6 +73,10 @@ function issue_figures(int $iterations): void
         'one process',
         1.15,
     );
+    $allocations = getenv('CB_BENCH_MEMCACHED_ALLOCATIONS');
+    if ($allocations !== false) {
+        printf("%-52s %9s %9s  %-12s %7s\n", 'Memcached rejected call, heap allocations', $allocations, '', 'per call', '0');
+    }
 }
 
 /**

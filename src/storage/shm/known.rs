@@ -74,9 +74,9 @@ pub(super) struct PastKey {
 }
 
 /// The sums of the buckets of a window before the current one, per slot.
-/// Aligned so that the key and the first sums share one cache line.
+/// Not aligned to a cache line: it lives inside PHP objects too, which PHP
+/// allocates 8-byte aligned.
 #[derive(Clone, Copy, Default)]
-#[repr(C, align(64))]
 pub struct PastSums {
     pub(super) key: PastKey,
     pub(super) sums: [u64; SLOTS],
