@@ -1,7 +1,8 @@
 <?php
-// The cost of a protected call (acquirePermission() + registerSuccess()) on
-// each local storage, next to the floor: two calls of empty methods of a
-// native class, measured in the same run.
+// The figures of issue 13, then the cost of a protected call
+// (acquirePermission() + registerSuccess()) on each storage, next to the
+// floor: two calls of the cheapest method of an ext-php-rs class
+// (CircuitBreaker::getService()), measured in the same run.
 // Usage: php -d extension=build/circuit_breaker.so bench/protected-call.php [iterations]
 
 use Zeusi\CircuitBreaker\CircuitBreaker;
@@ -28,12 +29,110 @@ function measure(int $iterations, callable $body): float
     return $best;
 }
 
+require __DIR__ . '/scenarios.php';
+
+/**
+ * The figures of issue 13, each a ratio to its floor measured in the same
+ * run: every scenario runs once per round, rounds interleaved, and each keeps
+ * its best round, so that a machine busy with something else slows all of
+ * them alike rather than one.
+ */
+function issue_figures(int $iterations): void
+{
+    $scenarios = bench_scenarios();
+    $rounds = 7;
+    $best = [];
+    for ($round = 0; $round < $rounds; $round++) {
+        foreach ($scenarios as $name => $body) {
+            // Constructing per request costs ten calls: fewer iterations.
+            $runs = $name === 'per-request' ? intdiv($iterations, 10) : $iterations;
+            $start = hrtime(true);
+            $body($runs);
+            $best[$name] = min($best[$name] ?? INF, (hrtime(true) - $start) / $runs);
+        }
+    }
+    [$alone, $shared] = two_processes($iterations);
+    $rows = [
+        ['reused breaker, protected call, 60 s window', 'reused', 'floor', 1.5],
+        ['rejected call while open', 'rejected', 'floor', 1.1],
+        ['per request: storage, configuration, breaker, call', 'per-request', 'floor', 4.0],
+        ['5 000 services round-robin', 'many-services', 'one service', 1.15],
+        ['listener set, no event fired', 'listener', 'no listener', 1.03],
+    ];
+    $reference = ['floor' => $best['floor'], 'one service' => $best['one-service'], 'no listener' => $best['reused']];
+    printf("%-52s %9s %9s  %-12s %7s\n", 'issue 13 figure (SharedMemoryStorage)', 'ns', 'ratio', 'to', 'target');
+    printf("%-52s %9.1f %9s  %-12s %7s\n", 'floor: 2 calls of getService() (ext-php-rs)', $best['floor'], '', '', '');
+    foreach ($rows as [$label, $name, $to, $target]) {
+        printf("%-52s %9.1f %8.2fx  %-12s %6.2fx\n", $label, $best[$name], $best[$name] / $reference[$to], $to, $target);
+    }
+    printf(
+        "%-52s %9.1f %8.2fx  %-12s %6.2fx\n",
+        'two processes on one service, CPU per call',
+        $shared,
+        $shared / $alone,
+        'one process',
+        1.15,
+    );
+    $allocations = getenv('CB_BENCH_MEMCACHED_ALLOCATIONS');
+    if ($allocations !== false) {
+        printf("%-52s %9s %9s  %-12s %7s\n", 'Memcached rejected call, heap allocations', $allocations, '', 'per call', '0');
+    }
+}
+
+/**
+ * CPU time per protected call (user + system, from getrusage) of one process
+ * alone, then of each of two processes calling the same service at once;
+ * the best of five rounds of each.
+ *
+ * @return array{float, float}
+ */
+function two_processes(int $iterations): array
+{
+    $breaker = new CircuitBreaker('two-processes', bench_configuration(), new SharedMemoryStorage('bench:'));
+    $cpu = function () use ($breaker, $iterations): float {
+        $before = getrusage();
+        for ($i = 0; $i < $iterations; $i++) {
+            if ($breaker->acquirePermission()) {
+                $breaker->registerSuccess();
+            }
+        }
+        $after = getrusage();
+        $micros = fn (array $usage) => $usage['ru_utime.tv_sec'] * 1e6 + $usage['ru_utime.tv_usec']
+            + $usage['ru_stime.tv_sec'] * 1e6 + $usage['ru_stime.tv_usec'];
+        return ($micros($after) - $micros($before)) * 1000 / $iterations;
+    };
+    $alone = INF;
+    $shared = INF;
+    for ($round = 0; $round < 5; $round++) {
+        $alone = min($alone, $cpu());
+        [$parentEnd, $childEnd] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
+        $pid = pcntl_fork();
+        if ($pid === 0) {
+            fclose($parentEnd);
+            fread($childEnd, 1);
+            fwrite($childEnd, (string) $cpu());
+            exit(0);
+        }
+        fclose($childEnd);
+        fwrite($parentEnd, 'go');
+        $mine = $cpu();
+        $theirs = (float) stream_get_contents($parentEnd);
+        pcntl_waitpid($pid, $status);
+        fclose($parentEnd);
+        $shared = min($shared, ($mine + $theirs) / 2);
+    }
+    return [$alone, $shared];
+}
+
+issue_figures($iterations);
+echo "\n";
+
 $loop = measure($iterations, function (int $n) { for ($i = 0; $i < $n; $i++) {} });
-$native = new SplFixedArray(0);
-$floor = measure($iterations, function (int $n) use ($native) {
+$floorBreaker = new CircuitBreaker('floor', bench_configuration(), new InMemoryStorage());
+$floor = measure($iterations, function (int $n) use ($floorBreaker) {
     for ($i = 0; $i < $n; $i++) {
-        $native->getSize();
-        $native->getSize();
+        $floorBreaker->getService();
+        $floorBreaker->getService();
     }
 }) - $loop;
 
@@ -66,7 +165,7 @@ if ($redis !== null) {
 }
 
 printf("%-40s %10s %8s\n", 'protected call', 'ns/call', 'x floor');
-printf("%-40s %10.1f %8s\n", 'floor: 2 empty native method calls', $floor, '1.0');
+printf("%-40s %10.1f %8s\n", 'floor: 2 calls of getService()', $floor, '1.0');
 foreach ($cases as $name => $breaker) {
     // Round trips cost tens of microseconds: fewer iterations for Redis.
     $runs = str_starts_with($name, 'Redis') || str_starts_with($name, 'Memcached') ? max(1, intdiv($iterations, 100)) : $iterations;

@@ -26,5 +26,18 @@ trap 'kill $redis_pid $memcached_pid $proxy_pids 2>/dev/null; wait 2>/dev/null; 
 for proxy in $redis_proxy $memcached_proxy; do
     for _ in $(seq 100); do php -r "exit(@stream_socket_client('tcp://127.0.0.1:$proxy') ? 0 : 1);" && break; sleep 0.05; done
 done
+# Heap allocations of a rejected call on Memcached: valgrind counts every
+# malloc; two runs, 200 and 1200 calls, cancel out startup.
+if command -v valgrind >/dev/null; then
+    allocations() {
+        valgrind php -n -d "extension=$extension" "$here/memcached-rejected.php" "127.0.0.1:$memcached_port" "$1" 2>&1 \
+            | sed -n 's/.*total heap usage: \([0-9,]*\) allocs.*/\1/p' | tr -d ,
+    }
+    low=$(allocations 200)
+    high=$(allocations 1200)
+    CB_BENCH_MEMCACHED_ALLOCATIONS=$(awk "BEGIN { printf \"%.2f\", ($high - $low) / 1000 }")
+    export CB_BENCH_MEMCACHED_ALLOCATIONS
+fi
+
 CB_BENCH_PROXIES="redis=127.0.0.1:$redis_proxy=$work/redis-round-trips,memcached=127.0.0.1:$memcached_proxy=$work/memcached-round-trips" \
 CB_BENCH_MEMCACHED=127.0.0.1:$memcached_port CB_BENCH_REDIS=127.0.0.1:$port php -n -d "extension=$extension" -d circuit_breaker.shm_size=64M "$here/protected-call.php" "${BENCH_ITERATIONS:-500000}"

@@ -13,9 +13,9 @@ use circuit_breaker::core::config::Config;
 use circuit_breaker::core::counts::Outcome;
 use circuit_breaker::core::duration::Millis;
 use circuit_breaker::core::half_open::HalfOpenPolicy;
-use circuit_breaker::core::machine::Command;
+use circuit_breaker::core::machine::{CircuitState, Command, Phase};
 use circuit_breaker::core::rules::OpeningRule;
-use circuit_breaker::storage::shm::{Segment, SharedMemoryStorage};
+use circuit_breaker::storage::shm::{CircuitMemo, Segment, SharedMemoryStorage};
 use circuit_breaker::storage::{OutcomeRecord, Storage};
 
 const T0: Millis = 1_764_000_000_000;
@@ -190,6 +190,114 @@ fn each_transition_is_emitted_once() {
     assert_eq!(letters.matches('H').count(), 1, "{letters}");
     assert_eq!(letters.matches('C').count(), 1, "one permitted call: {letters}");
     assert_eq!(letters.matches('r').count(), 8 * 50 - 1, "{letters}");
+}
+
+/// A segment with room for a single record, so that two names must share it.
+fn one_record_segment() -> &'static Segment {
+    let mut size = 1 << 12;
+    loop {
+        if let Ok(segment) = Segment::create(size, 1.0) {
+            assert_eq!(segment.capacity(), 1, "a segment of {size} bytes");
+            return Box::leak(Box::new(segment));
+        }
+        size += 1 << 12;
+    }
+}
+
+/// Runs `work` in a child process and says whether it succeeded.
+fn in_child(work: impl FnOnce() -> bool) -> bool {
+    let pid = fork(|| {
+        if !work() {
+            // SAFETY: ends the child at once, with a failure status.
+            unsafe { libc::_exit(1) }
+        }
+    });
+    wait_for(pid) == 0
+}
+
+/// A breaker keeps where its record lies (`for_circuit`): once another
+/// process has reused that record for another name, the place is not
+/// trusted, and the name's own state is read, not the other's.
+fn a_remembered_place_is_not_trusted_after_a_reuse() {
+    let segment = one_record_segment();
+    let config = config(60.0);
+    let storage = storage(segment, T0);
+    let memo = CircuitMemo::default();
+    let record = OutcomeRecord::new(&config, Outcome::Failure, None, T0);
+    storage
+        .for_circuit(&memo, Some(T0))
+        .record_outcome(b"a", &record)
+        .unwrap();
+    assert!(memo.place().is_some(), "the place of 'a' is remembered");
+    // Once 'a' is idle, another process claims the only record for 'b'
+    // and opens its circuit.
+    let later = T0 + config.longest_state_ttl_ms() + 1;
+    let open = CircuitState {
+        phase: Phase::Open,
+        generation: 1,
+        since: later,
+        ..CircuitState::INITIAL
+    };
+    assert!(in_child(|| {
+        let storage = self::storage(segment, later);
+        storage
+            .compare_and_set_state(b"b", CircuitState::INITIAL, open, config.state_ttl_ms(Phase::Open))
+            .unwrap_or(false)
+    }));
+    let bound = storage.for_circuit(&memo, Some(later));
+    assert_eq!(
+        bound.load_state(b"a").unwrap(),
+        CircuitState::INITIAL,
+        "not the state of 'b'"
+    );
+    // The only record is taken by a live circuit: 'a' gets none, and
+    // counts nothing into the circuit of 'b'.
+    let record = OutcomeRecord::new(&config, Outcome::Failure, None, later);
+    assert!(bound.record_outcome(b"a", &record).is_err());
+    assert_eq!(storage.load_state(b"b").unwrap(), open);
+}
+
+/// The sums of past buckets a process keeps are those of one generation:
+/// after another process makes a transition, the window starts over.
+fn past_sums_are_kept_per_generation() {
+    let segment = segment();
+    let config = config(60.0);
+    let storage = storage(segment, T0);
+    let memo = CircuitMemo::default();
+    let bucket_ms = config.window.bucket_length_ms() as Millis;
+    let count = |at: Millis| {
+        let record = OutcomeRecord::new(&config, Outcome::Failure, None, at);
+        let (state, tally) = storage
+            .for_circuit(&memo, Some(at))
+            .record_outcome(b"generations", &record)
+            .unwrap();
+        (state, tally.window[record.slot])
+    };
+    for _ in 0..5 {
+        count(T0);
+    }
+    // The next bucket: five failures in the past, one now.
+    assert_eq!(count(T0 + bucket_ms).1, 6);
+    // Another process opens the circuit (a new generation) in that bucket.
+    let open = CircuitState {
+        phase: Phase::Open,
+        generation: 1,
+        since: T0 + bucket_ms,
+        ..CircuitState::INITIAL
+    };
+    assert!(in_child(|| {
+        storage
+            .compare_and_set_state(
+                b"generations",
+                CircuitState::INITIAL,
+                open,
+                config.state_ttl_ms(Phase::Open),
+            )
+            .unwrap_or(false)
+    }));
+    let (state, failures) = count(T0 + bucket_ms + 1);
+    assert_eq!(state, open);
+    assert_eq!(failures, 1, "only the outcome of the new generation");
 }
 
 fn a_killed_lock_holder_leaves_no_lock() {
@@ -399,7 +507,12 @@ fn commands_raced_and_killed_leave_consistent_states() {
 }
 
 fn main() {
-    let tests: [(&str, fn()); 5] = [
+    let tests: [(&str, fn()); 7] = [
+        (
+            "a_remembered_place_is_not_trusted_after_a_reuse",
+            a_remembered_place_is_not_trusted_after_a_reuse,
+        ),
+        ("past_sums_are_kept_per_generation", past_sums_are_kept_per_generation),
         ("no_increment_is_lost", no_increment_is_lost),
         ("each_transition_is_emitted_once", each_transition_is_emitted_once),
         (

@@ -29,6 +29,11 @@ pub struct Config {
     pub max_open_duration_ms: Option<Millis>,
     pub half_open: HalfOpenPolicy,
     pub bands: DurationBands,
+    /// [`Self::state_ttl_ms`] of a closed state, computed once: every
+    /// registered outcome asks for it.
+    closed_state_ttl_ms: Millis,
+    /// [`Self::counts_runs`], computed once.
+    counts_runs: bool,
 }
 
 impl Config {
@@ -56,14 +61,29 @@ impl Config {
             "1 to 2592000 seconds (30 days)",
         )?;
         let bands = DurationBands::new(rules.iter().filter_map(OpeningRule::slow_call_ms).collect());
-        Ok(Self {
-            window: WindowGeometry::new(window_ms),
+        let window = WindowGeometry::new(window_ms);
+        let counts_runs = rules
+            .iter()
+            .any(|rule| matches!(rule, OpeningRule::ConsecutiveFailures { .. }));
+        let mut config = Self {
+            window,
             rules,
             open_duration_ms,
             max_open_duration_ms: None,
             half_open,
             bands,
-        })
+            closed_state_ttl_ms: 0,
+            counts_runs,
+        };
+        config.closed_state_ttl_ms = config.compute_closed_state_ttl_ms();
+        Ok(config)
+    }
+
+    /// The time to live of a closed state: through the longest time a
+    /// reopening could take, and as long as its counters.
+    fn compute_closed_state_ttl_ms(&self) -> Millis {
+        let longest_open = self.max_open_duration_ms.unwrap_or(self.open_duration_ms);
+        longest_open + self.half_open.max_duration_ms() + self.window.counter_ttl_ms()
     }
 
     /// Turns on the backoff of the open duration, up to `max_open_duration`
@@ -89,6 +109,7 @@ impl Config {
                 Some(max)
             }
         };
+        self.closed_state_ttl_ms = self.compute_closed_state_ttl_ms();
         Ok(self)
     }
 
@@ -115,9 +136,7 @@ impl Config {
 
     /// Whether a rule looks at runs of failures, which then must be counted.
     pub fn counts_runs(&self) -> bool {
-        self.rules
-            .iter()
-            .any(|rule| matches!(rule, OpeningRule::ConsecutiveFailures { .. }))
+        self.counts_runs
     }
 
     /// How long a circuit's state must be kept after it was last written or
@@ -130,8 +149,7 @@ impl Config {
     /// closed state is kept as long as before issue 9: through the time a
     /// reopening could take, and as long as its counters.
     pub fn state_ttl_ms(&self, phase: Phase) -> Millis {
-        let longest_open = self.max_open_duration_ms.unwrap_or(self.open_duration_ms);
-        let closed = longest_open + self.half_open.max_duration_ms() + self.window.counter_ttl_ms();
+        let closed = self.closed_state_ttl_ms;
         match phase {
             Phase::Closed => closed,
             Phase::Open | Phase::HalfOpen => closed + KEEP_DUE_STATE_MS,

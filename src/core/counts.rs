@@ -130,12 +130,105 @@ impl WindowCounts<'_> {
     }
 }
 
+/// Slots held without allocating: as many as the shared memory keeps per
+/// bucket (four distinct slow call durations). More spill to the heap.
+const INLINE_SLOTS: usize = 12;
+
+/// Counter values summed over the window, indexed by slot: built on every
+/// registered outcome, so it lives on the stack unless a configuration has
+/// more slots than most.
+#[derive(Clone)]
+pub enum SlotCounts {
+    Inline { len: usize, counts: [u64; INLINE_SLOTS] },
+    Heap(Vec<u64>),
+}
+
+impl Default for SlotCounts {
+    fn default() -> Self {
+        Self::Inline {
+            len: 0,
+            counts: [0; INLINE_SLOTS],
+        }
+    }
+}
+
+impl std::ops::Deref for SlotCounts {
+    type Target = [u64];
+
+    fn deref(&self) -> &[u64] {
+        match self {
+            Self::Inline { len, counts } => &counts[..*len],
+            Self::Heap(counts) => counts,
+        }
+    }
+}
+
+impl SlotCounts {
+    /// `len` counts, the count of slot `i` being `count(i)`.
+    pub fn from_fn(len: usize, mut count: impl FnMut(usize) -> u64) -> Self {
+        if len > INLINE_SLOTS {
+            return Self::Heap((0..len).map(count).collect());
+        }
+        let mut counts = [0; INLINE_SLOTS];
+        for (slot, value) in counts[..len].iter_mut().enumerate() {
+            *value = count(slot);
+        }
+        Self::Inline { len, counts }
+    }
+}
+
+impl FromIterator<u64> for SlotCounts {
+    fn from_iter<I: IntoIterator<Item = u64>>(iter: I) -> Self {
+        let mut iter = iter.into_iter();
+        let mut counts = [0; INLINE_SLOTS];
+        for len in 0..=INLINE_SLOTS {
+            let Some(count) = iter.next() else {
+                return Self::Inline { len, counts };
+            };
+            if len == INLINE_SLOTS {
+                let mut heap = counts.to_vec();
+                heap.push(count);
+                heap.extend(iter);
+                return Self::Heap(heap);
+            }
+            counts[len] = count;
+        }
+        unreachable!("the loop returns once the slots are all taken")
+    }
+}
+
+impl From<Vec<u64>> for SlotCounts {
+    fn from(counts: Vec<u64>) -> Self {
+        counts.into_iter().collect()
+    }
+}
+
+impl std::fmt::Debug for SlotCounts {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(formatter)
+    }
+}
+
+impl PartialEq for SlotCounts {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for SlotCounts {}
+
+impl PartialEq<Vec<u64>> for SlotCounts {
+    fn eq(&self, other: &Vec<u64>) -> bool {
+        **self == **other
+    }
+}
+
 /// What a storage returns after recording an outcome: the window of the
 /// current generation, and the tallies of the whole generation.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Tally {
     /// Counter values summed over the window, indexed by slot.
-    pub window: Vec<u64>,
+    pub window: SlotCounts,
     /// Outcomes registered in this generation, whatever their age. Only the
     /// half-open state reads it, so a storage may leave it at 0 elsewhere.
     pub generation_outcomes: u64,
@@ -177,6 +270,17 @@ mod tests {
         assert_eq!(bands.slot_and_slowness(Outcome::Failure, Some(999)), (5, false));
         assert_eq!(bands.slot_and_slowness(Outcome::Failure, Some(1_000)), (6, true));
         assert_eq!(bands.slot_and_slowness(Outcome::Success, None), (0, false));
+    }
+
+    #[test]
+    fn slot_counts_keep_every_value_inline_or_not() {
+        for len in [0, 1, INLINE_SLOTS, INLINE_SLOTS + 1, 40] {
+            let values: Vec<u64> = (0..len as u64).map(|value| value * 7 + 1).collect();
+            let counts: SlotCounts = values.iter().copied().collect();
+            assert_eq!(counts, values);
+            assert_eq!(matches!(counts, SlotCounts::Inline { .. }), len <= INLINE_SLOTS);
+            assert_eq!(SlotCounts::from_fn(len, |slot| values[slot]), values);
+        }
     }
 
     #[test]

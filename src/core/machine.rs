@@ -326,7 +326,7 @@ mod tests {
         );
         let closed = commanded_transition(CircuitState::INITIAL, Command::ForceClosed(10_000), 5).to;
         let all_failures = Tally {
-            window: vec![0, 50],
+            window: vec![0, 50].into(),
             generation_outcomes: 50,
             consecutive_failures: 50,
         };
@@ -344,7 +344,7 @@ mod tests {
             .with_max_open_duration(Some(15.0))
             .unwrap();
         let failure = Tally {
-            window: vec![0, 1],
+            window: vec![0, 1].into(),
             generation_outcomes: 1,
             consecutive_failures: 1,
         };
@@ -361,7 +361,7 @@ mod tests {
         assert_eq!(waits, [10_000, 15_000, 15_000, 15_000]);
         assert_eq!(status(state, state.since, &config).open_duration_ms, Some(15_000));
         let success = Tally {
-            window: vec![1, 0],
+            window: vec![1, 0].into(),
             generation_outcomes: 1,
             consecutive_failures: 0,
         };
@@ -465,7 +465,7 @@ mod tests {
             window[config.bands.slot_of(outcome, None)] += 1;
         }
         Tally {
-            window,
+            window: window.into(),
             generation_outcomes: outcomes.len() as u64,
             consecutive_failures: consecutive,
         }

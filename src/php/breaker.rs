@@ -22,7 +22,7 @@ use super::events::{PhpEvent, deliver};
 use super::memcached::MemcachedStorage;
 use super::redis::RedisStorage;
 use super::reentry::{Busy, refuse_reconstruction};
-use super::shared_memory::{ApcuStorage, SharedMemoryStorage};
+use super::shared_memory::{ApcuStorage, SharedMemoryStorage, SharedStorage};
 use super::status::CircuitStatus;
 use super::storage::InMemoryStorage;
 use super::typed::Bytes;
@@ -34,6 +34,7 @@ use crate::core::duration::{Millis, checked_millis, format_float, seconds_to_mil
 use crate::core::error::ConfigError;
 use crate::core::machine::Command;
 use crate::storage::kv::KvStorage;
+use crate::storage::shm::CircuitMemo;
 use crate::storage::{Storage, StorageError};
 
 #[php_class]
@@ -54,6 +55,12 @@ pub struct CircuitBreaker {
     /// PHP code called then (a storage, clock or curve written in PHP) that
     /// calls back into this breaker is refused.
     busy: Cell<bool>,
+    /// The Rust storage behind `storage`, found once when the breaker is made.
+    resolved: Resolved,
+    /// Where its circuit's record lies in the shared memory, when that is
+    /// its storage (a call then neither hashes nor compares the name), and
+    /// the sums of the past buckets of its window.
+    memo: CircuitMemo,
 }
 
 /// Why the core did not run, or did not finish, for a call.
@@ -90,7 +97,10 @@ impl CircuitBreaker {
         clock: Option<ClockArg<'_>>,
     ) -> Result<Self, PhpException> {
         refuse_reconstruction::<Self>()?;
-        let native = native_storage(storage.0).map(|(storage, _)| storage);
+        let resolved = Resolved::of(storage.0);
+        // SAFETY: `storage.0` holds the object `resolved` points into, alive
+        // for this call.
+        let native = unsafe { resolved.storage() }.map(|(storage, _)| storage);
         let userland = match native {
             Some(_) => None,
             None => {
@@ -126,6 +136,8 @@ impl CircuitBreaker {
             userland,
             clock: Clock::from_arg(clock.map(|clock| clock.0)),
             busy: Cell::new(false),
+            resolved,
+            memo: CircuitMemo::default(),
         })
     }
 
@@ -249,9 +261,17 @@ impl CircuitBreaker {
     ) -> Result<(T, Millis), Interrupted> {
         let reentered = || Interrupted::Reentered(self.reentered());
         let _busy = Busy::enter(&self.busy).ok_or_else(reentered)?;
+        // SAFETY: `self.storage` holds a reference to the object `resolved`
+        // points into for as long as this breaker lives.
+        let native = unsafe { self.resolved.storage() };
         let (storage, storage_busy): (&dyn Storage, _) = match &self.userland {
             Some(userland) => (userland, None),
-            None => native_storage(&self.storage).expect("checked at construction"),
+            None => native.expect("checked at construction"),
+        };
+        let shared = match (&self.userland, &self.resolved) {
+            // SAFETY: as for `native`.
+            (None, Resolved::Shared(shared)) => unsafe { &**shared }.ready(),
+            _ => None,
         };
         let _storage_busy = match storage_busy {
             Some(flag) => Some(Busy::enter(flag).ok_or_else(reentered)?),
@@ -264,12 +284,27 @@ impl CircuitBreaker {
             }
             // One deadline for every round trip of this call.
             storage.begin_call();
-            let breaker = Breaker {
-                service: &self.service,
-                config: &self.config,
-                storage,
+            let result = match shared {
+                Some(shared) => {
+                    // The system clock is the storage's own: one read serves both.
+                    let storage_now = matches!(self.clock, Clock::System).then_some(now);
+                    let bound = shared.for_circuit(&self.memo, storage_now);
+                    let breaker = Breaker {
+                        service: &self.service,
+                        config: &self.config,
+                        storage: &bound as &dyn Storage,
+                    };
+                    run(&breaker, now, emit)
+                }
+                None => {
+                    let breaker = Breaker {
+                        service: &self.service,
+                        config: &self.config,
+                        storage,
+                    };
+                    run(&breaker, now, emit)
+                }
             };
-            let result = run(&breaker, now, emit);
             Ok((result, now))
         })
         .map_err(Interrupted::Panicked)?
@@ -351,6 +386,9 @@ impl CircuitBreaker {
         let Some(listener) = &self.listener else {
             return;
         };
+        if events.is_empty() {
+            return;
+        }
         // A script that is ending runs no more PHP code, listeners included.
         if ending().is_some() {
             return;
@@ -403,24 +441,70 @@ impl CircuitBreaker {
 /// an `InMemoryStorage`).
 type NativeStorage<'a> = (&'a (dyn Storage + 'a), Option<&'a Cell<bool>>);
 
-fn native_storage(storage: &Zval) -> Option<NativeStorage<'_>> {
-    fn inner<T: ext_php_rs::class::RegisteredClass>(object: &ext_php_rs::types::ZendObject) -> Option<&T> {
-        ZendClassObject::<T>::from_zend_obj(object)?.obj.as_ref()
+/// The Rust value inside the storage object of a breaker, found once when
+/// the breaker is made instead of trying each class on every call. It points
+/// into that object, which the breaker holds.
+enum Resolved {
+    /// A storage written in PHP.
+    Userland,
+    Memory(*const InMemoryStorage),
+    Shared(*const SharedStorage),
+    Redis(*const RedisStorage),
+    Memcached(*const MemcachedStorage),
+}
+
+impl Resolved {
+    fn of(storage: &Zval) -> Self {
+        fn inner<T: ext_php_rs::class::RegisteredClass>(object: &ext_php_rs::types::ZendObject) -> Option<*const T> {
+            ZendClassObject::<T>::from_zend_obj(object)?
+                .obj
+                .as_ref()
+                .map(std::ptr::from_ref)
+        }
+        let Some(object) = storage.object() else {
+            return Self::Userland;
+        };
+        if let Some(memory) = inner::<InMemoryStorage>(object) {
+            return Self::Memory(memory);
+        }
+        if let Some(shared) = inner::<SharedMemoryStorage>(object) {
+            // SAFETY: just found in the live object.
+            return Self::Shared(unsafe { &raw const (*shared).storage });
+        }
+        if let Some(redis) = inner::<RedisStorage>(object) {
+            return Self::Redis(redis);
+        }
+        if let Some(memcached) = inner::<MemcachedStorage>(object) {
+            return Self::Memcached(memcached);
+        }
+        match inner::<ApcuStorage>(object) {
+            // SAFETY: just found in the live object.
+            Some(apcu) => Self::Shared(unsafe { &raw const (*apcu).storage }),
+            None => Self::Userland,
+        }
     }
-    let object = storage.object()?;
-    if let Some(memory) = inner::<InMemoryStorage>(object) {
-        return Some((&memory.storage, Some(&memory.busy)));
+
+    /// The storage, unless it is written in PHP.
+    ///
+    /// # Safety
+    ///
+    /// The storage object this was resolved from must still be alive. PHP
+    /// never moves an object, and the Rust value lives inside it: a second
+    /// `__construct()` (refused by the storages whose calls run PHP code or
+    /// whose breakers remember a place) would replace it where it is.
+    unsafe fn storage<'a>(&self) -> Option<NativeStorage<'a>> {
+        // SAFETY: the caller keeps the object alive; PHP never moves an
+        // object, and the Rust value lives inside it.
+        unsafe {
+            match *self {
+                Self::Userland => None,
+                Self::Memory(memory) => Some((&(*memory).storage, Some(&(*memory).busy))),
+                Self::Shared(shared) => Some((&*shared, None)),
+                Self::Redis(redis) => Some((&(*redis).storage, None)),
+                Self::Memcached(memcached) => Some((&(*memcached).storage, None)),
+            }
+        }
     }
-    if let Some(shared) = inner::<SharedMemoryStorage>(object) {
-        return Some((&shared.storage, None));
-    }
-    if let Some(redis) = inner::<RedisStorage>(object) {
-        return Some((&redis.storage, None));
-    }
-    if let Some(memcached) = inner::<MemcachedStorage>(object) {
-        return Some((&memcached.storage, None));
-    }
-    inner::<ApcuStorage>(object).map(|shared| (&shared.storage as &dyn Storage, None))
 }
 
 /// A panic, reported as the storage failure it caused.

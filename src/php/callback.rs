@@ -65,9 +65,14 @@ pub fn ending() -> Option<Ending> {
     if BAILOUT.get() {
         return Some(Ending::Fatal);
     }
-    let globals = ExecutorGlobals::get();
-    let exception = globals.exception()?;
-    let exception = std::ptr::from_ref(exception);
+    // Read without `ExecutorGlobals::get()`, whose lock costs more than the
+    // rest of this check, made on every protected call.
+    // SAFETY: the executor globals live as long as the process, and PHP runs
+    // one request per thread: nothing writes them while our method runs.
+    let exception = unsafe { (*ext_php_rs::ffi::ext_php_rs_executor_globals()).exception };
+    if exception.is_null() {
+        return None;
+    }
     // SAFETY: `exception` is the live pending exception, only read by these.
     let exiting = unsafe { zend_is_unwind_exit(exception) || zend_is_graceful_exit(exception) };
     exiting.then_some(Ending::Exit)

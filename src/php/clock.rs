@@ -15,20 +15,27 @@ use crate::core::error::ConfigError;
 
 /// The wall clock, read with one vDSO call: `SystemTime` costs several
 /// times more in arithmetic than the read itself, on every protected call.
-fn system_time() -> libc::timespec {
+fn system_time(clock: libc::clockid_t) -> libc::timespec {
     let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
     // SAFETY: `now` is a valid timespec for clock_gettime to fill.
-    unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut now) };
+    unsafe { libc::clock_gettime(clock, &mut now) };
     now
 }
 
+/// The precise wall clock, for what a user reads: `SystemClock::now()` and
+/// the default time of a `MockClock`.
 fn system_seconds() -> f64 {
-    let now = system_time();
+    let now = system_time(libc::CLOCK_REALTIME);
     now.tv_sec as f64 + now.tv_nsec as f64 / 1e9
 }
 
+/// The time of a breaker on the system clock, in ms: the coarse clock (the
+/// last timer tick, 1 to 4 ms old), read in a few nanoseconds instead of
+/// tens. Every use of it is far coarser: buckets of at least a second, open
+/// durations of at least a second, ramps, times to live, an event's time.
+/// Every process reads the same clock, so their buckets agree as before.
 pub fn system_now_ms() -> Millis {
-    let now = system_time();
+    let now = system_time(libc::CLOCK_REALTIME_COARSE);
     now.tv_sec * 1_000 + now.tv_nsec / 1_000_000
 }
 

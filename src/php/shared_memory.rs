@@ -13,6 +13,7 @@ use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
 use super::args::Text;
 use super::classes::storage_interface;
+use super::reentry::refuse_reconstruction;
 use super::status::list_circuits;
 use crate::core::counts::Tally;
 use crate::core::duration::Millis;
@@ -204,7 +205,15 @@ pub enum SharedStorage {
 }
 
 impl SharedStorage {
-    fn ready(&self) -> Result<&ShmStorage, StorageError> {
+    /// The storage over the segment, when there is one.
+    pub fn ready(&self) -> Option<&ShmStorage> {
+        match self {
+            Self::Ready(storage) => Some(storage),
+            Self::Unavailable(_) => None,
+        }
+    }
+
+    fn usable(&self) -> Result<&ShmStorage, StorageError> {
         match self {
             Self::Ready(storage) => Ok(storage),
             Self::Unavailable(error) => Err(StorageError::Unavailable(error.clone())),
@@ -214,7 +223,7 @@ impl SharedStorage {
 
 impl Storage for SharedStorage {
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
-        self.ready()?.load_state(service)
+        self.usable()?.load_state(service)
     }
 
     fn compare_and_set_state(
@@ -224,15 +233,15 @@ impl Storage for SharedStorage {
         new: CircuitState,
         ttl_ms: Millis,
     ) -> Result<bool, StorageError> {
-        self.ready()?.compare_and_set_state(service, expected, new, ttl_ms)
+        self.usable()?.compare_and_set_state(service, expected, new, ttl_ms)
     }
 
     fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
-        self.ready()?.record_outcome(service, record)
+        self.usable()?.record_outcome(service, record)
     }
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
-        self.ready()?.admit_half_open(service, state, ttl_ms)
+        self.usable()?.admit_half_open(service, state, ttl_ms)
     }
 
     fn read_window(
@@ -243,15 +252,15 @@ impl Storage for SharedStorage {
         slot_count: usize,
         now: Millis,
     ) -> Result<Vec<u64>, StorageError> {
-        self.ready()?.read_window(service, generation, window, slot_count, now)
+        self.usable()?.read_window(service, generation, window, slot_count, now)
     }
 
     fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
-        self.ready()?.list_circuits(prefix)
+        self.usable()?.list_circuits(prefix)
     }
 
     fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
-        self.ready()?.list_circuits_with_counters(prefix)
+        self.usable()?.list_circuits_with_counters(prefix)
     }
 
     fn count_permission(&self, service: &[u8], permitted: bool, config: &crate::core::config::Config) {
@@ -261,7 +270,7 @@ impl Storage for SharedStorage {
     }
 
     fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
-        self.ready()?.counters(service)
+        self.usable()?.counters(service)
     }
 
     fn max_slots(&self) -> Option<usize> {
@@ -291,11 +300,14 @@ pub struct SharedMemoryStorage {
 
 #[php_impl]
 impl SharedMemoryStorage {
+    /// A second `__construct()` is refused: breakers over this storage
+    /// remember where their circuits lie under its prefix.
     #[php(defaults(prefix = String::new()))]
-    pub fn __construct(prefix: Text) -> Self {
-        Self {
+    pub fn __construct(prefix: Text) -> Result<Self, PhpException> {
+        refuse_reconstruction::<Self>()?;
+        Ok(Self {
             storage: shared_storage(prefix),
-        }
+        })
     }
 
     /// The status of every circuit of this prefix in the segment whose
@@ -356,10 +368,13 @@ pub struct ApcuStorage {
 
 #[php_impl]
 impl ApcuStorage {
+    /// A second `__construct()` is refused: breakers over this storage
+    /// remember where their circuits lie under its prefix.
     #[php(defaults(prefix = String::new()))]
-    pub fn __construct(prefix: Text) -> Self {
-        Self {
+    pub fn __construct(prefix: Text) -> Result<Self, PhpException> {
+        refuse_reconstruction::<Self>()?;
+        Ok(Self {
             storage: shared_storage(prefix),
-        }
+        })
     }
 }

@@ -253,7 +253,7 @@ impl Storage for InMemoryStorage {
                 }
             }
             let tally = Tally {
-                window,
+                window: window.into(),
                 generation_outcomes: circuit.generation_outcomes,
                 consecutive_failures: circuit.consecutive_failures,
             };

@@ -29,17 +29,30 @@ thread_local! {
 /// triples share a key.
 fn circuit_key(storage: &str, prefix: &[u8], service: &[u8]) -> Vec<u8> {
     let mut key = Vec::with_capacity(16 + storage.len() + prefix.len() + service.len());
+    write_circuit_key(&mut key, storage, prefix, service);
+    key
+}
+
+fn write_circuit_key(key: &mut Vec<u8>, storage: &str, prefix: &[u8], service: &[u8]) {
+    key.clear();
     for part in [storage.as_bytes(), prefix] {
         key.extend_from_slice(&(part.len() as u64).to_le_bytes());
         key.extend_from_slice(part);
     }
     key.extend_from_slice(service);
-    key
+}
+
+thread_local! {
+    /// The key of the last lookup, rebuilt in place: a rejected call makes
+    /// no allocation.
+    static LOOKUP_KEY: RefCell<Vec<u8>> = RefCell::default();
 }
 
 pub fn remembered(storage: &str, prefix: &[u8], service: &[u8]) -> Option<RememberedOpen> {
-    let key = circuit_key(storage, prefix, service);
-    OPEN_UNTIL.with_borrow(|open| open.get(&key).copied())
+    LOOKUP_KEY.with_borrow_mut(|key| {
+        write_circuit_key(key, storage, prefix, service);
+        OPEN_UNTIL.with_borrow(|open| open.get(key.as_slice()).copied())
+    })
 }
 
 pub fn remember(storage: &str, prefix: &[u8], service: &[u8], until: Option<RememberedOpen>) {

@@ -12,9 +12,10 @@ try {
     echo "-- another size\n";
     echo $show(run_named($name, '2M', 'state'));
     echo "-- another layout version\n";
+    $version = read_header_word($name, 8);
     write_header_word($name, 8, 42);
     echo $show(run_named($name, '1M', 'state'));
-    write_header_word($name, 8, 1);
+    write_header_word($name, 8, $version);
     echo "-- another layout\n";
     write_header_word($name, 16, 12345);
     echo $show(run_named($name, '1M', 'state'));

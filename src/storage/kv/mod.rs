@@ -416,7 +416,7 @@ impl<K: KeyValue> KvStorage<K> {
         }
         Ok((
             Tally {
-                window,
+                window: window.into(),
                 generation_outcomes: numbers[1],
                 consecutive_failures,
             },

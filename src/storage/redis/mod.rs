@@ -450,7 +450,7 @@ impl RedisStorage {
         let tally = Tally {
             generation_outcomes,
             consecutive_failures,
-            window: sums,
+            window: sums.into(),
         };
         Ok((state, tally))
     }

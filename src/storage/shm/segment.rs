@@ -44,7 +44,11 @@ const MAGIC: u64 = u64::from_le_bytes(*b"cbreaker");
 /// Bump when the meaning of a stored word changes while the sizes and
 /// offsets stay (the state word's encoding, how a name picks its places):
 /// a named segment made by the other meaning is then refused, not misread.
-pub const LAYOUT_VERSION: u64 = 1;
+/// 2: counters bucket-major (`[[_; SLOTS]; MAX_RING]`), the same size as
+/// the slot-major ring of 1.
+/// 3: bucket-major counters and the metrics line after the name, the
+/// layout of neither 2 nor of the metrics build that kept 1.
+pub const LAYOUT_VERSION: u64 = 3;
 
 /// The longest `circuit_breaker.shm_name`: glibc refuses a name that, with
 /// its terminating NUL, reaches `NAME_MAX` (255).
@@ -77,9 +81,10 @@ pub struct Record {
     /// The hash of the prefix whose circuit this is (0 for none): its count
     /// in the prefix table drops when the record is given to another.
     pub owner: AtomicU64,
-    /// Slot-major: the ring of one counter is contiguous, so reading a
-    /// window touches only the cache lines of the counters it needs.
-    pub counters: [[AtomicU64; MAX_RING]; SLOTS],
+    /// Bucket-major: the counters of one bucket are contiguous, so a call,
+    /// which reads only the current bucket (a process keeps the sums of the
+    /// past ones), touches one or two cache lines of them.
+    pub counters: [[AtomicU64; SLOTS]; MAX_RING],
     /// [prefix length:32][name length:32] of the stored name, for listings.
     pub name_lengths: AtomicU64,
     /// The prefix then the service, the first [`NAME_BYTES`] bytes of them.
@@ -504,6 +509,7 @@ pub fn layout_id() -> u64 {
         offset_of!(Record, owner) as u64,
         offset_of!(Record, counters) as u64,
         offset_of!(Record, name) as u64,
+        offset_of!(Record, metrics) as u64,
         NAME_BYTES as u64,
         size_of::<PrefixUsage>() as u64,
         SLOTS as u64,

@@ -1,6 +1,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
+use super::words::{EMPTY, ready_key};
 use super::*;
 use crate::breaker::{Breaker, Event};
 use crate::core::config::Config;
