@@ -2,6 +2,8 @@
 RedisStorage through Redis Sentinel (redis-sentinel:// DSN, passwords of the master and of the sentinels, database 2): a circuit opened through it survives SENTINEL FAILOVER on the new master, calls follow the new master within the confirmation interval with no StorageFailed, and a fresh process finds the circuit open there; then that master dies: calls fail open until the sentinels promote the old one, and go to it at once
 --SKIPIF--
 <?php if (!getenv('CB_REDIS_SENTINEL_DSN')) die('skip run tests/integration/redis.sh'); ?>
+--FLAKY--
+Sentinel elections and replication under a loaded machine: once in several full runs the replica was found unreachable at the start; run-tests retries it once
 --FILE--
 <?php
 require __DIR__ . '/redis.inc';
