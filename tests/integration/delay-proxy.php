@@ -3,6 +3,7 @@
 // DELAY_MS before passing it on: a slow server, for the tests that bound
 // the time of a call. Requests go through at once.
 // Usage: php delay-proxy.php LISTEN_PORT TARGET_ADDRESS DELAY_MS
+// LISTEN_PORT 0: listens on a free port and prints it on stdout.
 
 [, $port, $target, $delayMs] = $argv;
 $delay = (float) $delayMs / 1000;
@@ -10,6 +11,10 @@ $server = stream_socket_server("tcp://127.0.0.1:$port", $errno, $error);
 if ($server === false) {
     fwrite(STDERR, "cannot listen on $port: $error\n");
     exit(1);
+}
+if ($port === '0') {
+    echo explode(':', stream_socket_get_name($server, false))[1], "\n";
+    fclose(STDOUT);
 }
 $pairs = [];   // id => [client, upstream, [[due, data], ...]]
 while (true) {

@@ -11,7 +11,7 @@ use Zeusi\CircuitBreaker\Storage\RedisStorage;
 
 $port = (int) redis_env('CB_REDIS_SLOW_PORT');
 start_redis_server($port, sys_get_temp_dir() . '/cb-redis-slow-' . getmypid());
-$proxy = proc_open([PHP_BINARY, '-n', __DIR__ . '/delaying-proxy.php', "127.0.0.1:$port", '45'], [1 => ['pipe', 'w']], $pipes);
+$proxy = proc_open([PHP_BINARY, '-n', __DIR__ . '/../integration/delay-proxy.php', '0', "127.0.0.1:$port", '45'], [1 => ['pipe', 'w']], $pipes);
 $proxyPort = (int) fgets($pipes[1]);
 
 try {
