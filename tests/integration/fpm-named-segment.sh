@@ -11,62 +11,23 @@
 set -euo pipefail
 extension=${1:?usage: fpm-named-segment.sh PATH/TO/circuit_breaker.so}
 here=$(cd "$(dirname "$0")" && pwd)
-fpm=$(command -v php-fpm8.2 || command -v php-fpm)
-work=$(mktemp -d)
+. "$here/fpm-lib.sh"
 name="cb-it-$$-$(od -An -N4 -tx4 /dev/urandom | tr -d ' ')"
-fpm_pid=
-cleanup() {
-    if [ -n "$fpm_pid" ]; then
-        kill "$fpm_pid" 2>/dev/null || true
-        wait "$fpm_pid" 2>/dev/null || true
-    fi
-    rm -f "/dev/shm/$name"
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-passed=0
-failed=0
-check() {
-    if [ "$2" = "$3" ]; then
-        echo "ok: $1"
-        passed=$((passed + 1))
-    else
-        echo "FAILED: $1: expected $3, got $2"
-        failed=$((failed + 1))
-    fi
-}
+at_exit 'rm -f "/dev/shm/$name"'
 
 cli() {
     php -n -d "extension=$extension" -d "circuit_breaker.shm_name=$name" "$here/fpm-named-app.php" "$@"
 }
 
 request() {
-    SCRIPT_FILENAME="$here/fpm-named-app.php" REQUEST_METHOD=GET QUERY_STRING="action=$1&service=$2" \
-        timeout 10 cgi-fcgi -bind -connect "127.0.0.1:$port" 2>/dev/null | sed -n '/^{/p'
+    fpm_request "$here/fpm-named-app.php" "action=$1&service=$2" | sed -n '/^{/p'
 }
 
 # Runs `request acquire $1` 12 times at once; prints the answers.
 acquire_concurrently() {
-    local pids=() i
-    for i in $(seq 12); do
-        request acquire "$1" > "$work/acquired.$i" &
-        pids+=($!)
-    done
-    wait "${pids[@]}"
-    cat "$work/acquired".*
-    rm -f "$work/acquired".*
-}
-
-# Waits until php-fpm logged "ready to handle connections" $1 times.
-wait_ready() {
-    for attempt in $(seq 100); do
-        ready=$(grep -c 'ready to handle connections' "$work/fpm.log" 2>/dev/null) || ready=0
-        [ "$ready" -ge "$1" ] && return 0
-        kill -0 "$fpm_pid" 2>/dev/null || { echo "php-fpm stopped:"; cat "$work/fpm.log"; exit 1; }
-        [ "$attempt" -lt 100 ] || { echo "php-fpm is not ready:"; cat "$work/fpm.log"; exit 1; }
-        sleep 0.1
-    done
+    rm -f "$work/acquired"
+    concurrently "request acquire $1" 12 "$work/acquired"
+    cat "$work/acquired"
 }
 
 state_of() { sed 's/.*"state":"\([a-z_]*\)".*/\1/'; }
@@ -75,26 +36,8 @@ state_of() { sed 's/.*"state":"\([a-z_]*\)".*/\1/'; }
 run_pool() {
     local mode=$1 pool_line=$2
     shift 2
-    port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
-    rm -f "$work/fpm.log" "/dev/shm/$name"
-    cat > "$work/php-fpm.conf" <<CONF
-[global]
-pid = $work/fpm.pid
-error_log = $work/fpm.log
-daemonize = no
-
-[pool]
-user = $(id -un)
-listen = 127.0.0.1:$port
-pm = static
-pm.max_children = 3
-catch_workers_output = yes
-$pool_line
-CONF
-    # -n: only what this test sets. -R: CI runs as root.
-    "$fpm" -n -d "circuit_breaker.shm_name=$name" "$@" -y "$work/php-fpm.conf" -F -R &
-    fpm_pid=$!
-    wait_ready 1
+    rm -f "/dev/shm/$name"
+    fpm_start 3 "$pool_line" -d "circuit_breaker.shm_name=$name" "$@"
 
     # The command line forces a circuit open; every worker rejects its calls.
     check "$mode: the CLI forces cli-forced open" "$(cli force cli-forced | state_of)" open
@@ -121,23 +64,16 @@ CONF
     check "$mode: no notice that circuits are per worker" "$(grep -c 'circuits are not shared' "$work/fpm.log" || true)" 0
 }
 
-stop_pool() {
-    kill "$fpm_pid"
-    wait "$fpm_pid" 2>/dev/null || true
-    fpm_pid=
-}
-
 run_pool "loaded at startup" "" -d "extension=$extension"
 # A reload re-executes the master, which attaches to the same segment.
 kill -USR2 "$fpm_pid"
-wait_ready 2
+fpm_wait_ready 2
 check "after kill -USR2: the pool still rejects cli-opened" \
     "$(acquire_concurrently cli-opened | grep -c '"state":"open","permitted":false')" 12
-stop_pool
+fpm_stop
 check "the segment outlives php-fpm" "$(cli acquire pool-opened | state_of)" open
 
 run_pool "loaded by the pool" "php_admin_value[extension] = $extension"
-stop_pool
+fpm_stop
 
-echo "fpm named segment: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish "fpm named segment"

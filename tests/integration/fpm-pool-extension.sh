@@ -9,69 +9,21 @@
 set -euo pipefail
 extension=${1:?usage: fpm-pool-extension.sh PATH/TO/circuit_breaker.so}
 here=$(cd "$(dirname "$0")" && pwd)
-fpm=$(command -v php-fpm8.2 || command -v php-fpm)
-work=$(mktemp -d)
-fpm_pid=
-cleanup() {
-    if [ -n "$fpm_pid" ]; then
-        kill "$fpm_pid" 2>/dev/null || true
-        wait "$fpm_pid" 2>/dev/null || true
-    fi
-    rm -rf "$work"
-}
-trap cleanup EXIT
-
-passed=0
-failed=0
-check() {
-    if [ "$2" = "$3" ]; then
-        echo "ok: $1"
-        passed=$((passed + 1))
-    else
-        echo "FAILED: $1: expected $3, got $2"
-        failed=$((failed + 1))
-    fi
-}
+. "$here/fpm-lib.sh"
 
 # Runs one pool; $1 names the mode, the rest are php-fpm's -d options.
 run_pool() {
     local mode=$1
     shift
-    local port
-    port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
-    rm -f "$work/fpm.log" "$work/answers"
-    cat > "$work/php-fpm.conf" <<CONF
-[global]
-pid = $work/fpm.pid
-error_log = $work/fpm.log
-daemonize = no
-
-[pool]
-user = $(id -un)
-listen = 127.0.0.1:$port
-pm = static
-pm.max_children = 1
-catch_workers_output = yes
-php_admin_value[extension] = $extension
-CONF
-    # -n: the extension comes from the pool only. -R: CI runs as root.
-    "$fpm" -n "$@" -y "$work/php-fpm.conf" -F -R &
-    fpm_pid=$!
-    for attempt in $(seq 50); do
-        grep -q "ready to handle connections" "$work/fpm.log" 2>/dev/null && break
-        kill -0 "$fpm_pid" 2>/dev/null || { echo "php-fpm did not start:"; cat "$work/fpm.log"; exit 1; }
-        [ "$attempt" -lt 50 ] || { echo "php-fpm does not start on port $port"; exit 1; }
-        sleep 0.1
-    done
+    rm -f "$work/answers"
+    # Only the pool loads the extension.
+    fpm_start 1 "php_admin_value[extension] = $extension" "$@"
     for i in $(seq 40); do
         action=state
         [ "$i" -le 10 ] && action=fail
-        SCRIPT_FILENAME="$here/fpm-pool-app.php" REQUEST_METHOD=GET QUERY_STRING="action=$action" \
-            timeout 10 cgi-fcgi -bind -connect "127.0.0.1:$port" 2>/dev/null | sed -n '/^{/p' >> "$work/answers" || true
+        fpm_request "$here/fpm-pool-app.php" "action=$action" | sed -n '/^{/p' >> "$work/answers" || true
     done
-    kill "$fpm_pid"
-    wait "$fpm_pid" 2>/dev/null || true
-    fpm_pid=
+    fpm_stop
     check "$mode: 40 requests answered" "$(wc -l < "$work/answers")" 40
     check "$mode: no worker died" "$(grep -c 'exited on signal' "$work/fpm.log" || true)" 0
     check "$mode: one worker served them" "$(sed 's/.*"pid":\([0-9]*\).*/\1/' "$work/answers" | sort -u | wc -l)" 1
@@ -88,5 +40,4 @@ else
     echo "skipped: with opcache ($opcache not found)"
 fi
 
-echo "fpm pool: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish "fpm pool"
