@@ -4,6 +4,7 @@
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
+use super::args::{Float, Text};
 use super::callback::finish;
 use super::classes::{invalid_configuration, storage_interface};
 use super::client_objects::{Refusal, memcached_client};
@@ -42,17 +43,17 @@ impl MemcachedStorage {
     /// included.
     #[php(optional = servers)]
     #[php(defaults(prefix = String::new(), timeout = 0.05))]
-    pub fn __construct(servers: Option<&Zval>, prefix: String, timeout: f64) -> Result<Self, PhpException> {
+    pub fn __construct(servers: Option<&Zval>, prefix: Text, timeout: Float) -> Result<Self, PhpException> {
         // The getters of a `\Memcached` are PHP calls: a fatal error among
         // them is re-raised once we are out.
-        finish(Self::build(servers, prefix, timeout))
+        finish(Self::build(servers, prefix.0, timeout.0))
     }
 
     /// Always throws a `StorageException`: Memcached cannot enumerate its
     /// keys. Keep the names of your services, and ask each breaker's
     /// `getStatus()`.
     #[php(defaults(prefix = String::new()))]
-    pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
+    pub fn list_circuits(&self, prefix: Text) -> Result<Vec<Zval>, PhpException> {
         let _ = prefix;
         Err(super::classes::storage_exception(
             "MemcachedStorage cannot list circuits: Memcached cannot enumerate its keys. Keep the names of your services and call getStatus() on their breakers".into(),
@@ -61,7 +62,7 @@ impl MemcachedStorage {
 }
 
 impl MemcachedStorage {
-    fn build(servers: Option<&Zval>, prefix: String, timeout: f64) -> Result<Self, PhpException> {
+    fn build(servers: Option<&Zval>, prefix: Vec<u8>, timeout: f64) -> Result<Self, PhpException> {
         let mut client_prefix = Vec::new();
         let servers = match servers {
             None => vec!["127.0.0.1:11211".to_owned()],
@@ -90,7 +91,7 @@ impl MemcachedStorage {
         };
         let timeout = checked_timeout(timeout)?;
         Ok(Self {
-            storage: memcached_storage(servers, [client_prefix, prefix.into_bytes()].concat(), timeout),
+            storage: memcached_storage(servers, [client_prefix, prefix].concat(), timeout),
         })
     }
 }

@@ -6,6 +6,7 @@ use std::time::Duration;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
+use super::args::{Float, Text};
 use super::callback::finish;
 use super::classes::{invalid_configuration, storage_interface};
 use super::client_objects::redis_client;
@@ -100,23 +101,23 @@ impl RedisStorage {
     /// included.
     #[php(optional = dsn)]
     #[php(defaults(prefix = String::new(), timeout = 0.05))]
-    pub fn __construct(dsn: Option<&Zval>, prefix: String, timeout: f64) -> Result<Self, PhpException> {
+    pub fn __construct(dsn: Option<&Zval>, prefix: Text, timeout: Float) -> Result<Self, PhpException> {
         // The getters of a client object are PHP calls: a fatal error among
         // them is re-raised once we are out.
-        finish(Self::build(dsn, prefix, timeout))
+        finish(Self::build(dsn, prefix.0, timeout.0))
     }
 
     /// The status of every circuit of this prefix whose service starts with
     /// `$prefix`: SCAN on every master (never KEYS), then one read per
     /// circuit. Window counts are left out (null).
     #[php(defaults(prefix = String::new()))]
-    pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
-        super::status::list_circuits(&self.storage, &prefix, super::clock::system_now_ms())
+    pub fn list_circuits(&self, prefix: Text) -> Result<Vec<Zval>, PhpException> {
+        super::status::list_circuits(&self.storage, &prefix.0, super::clock::system_now_ms())
     }
 }
 
 impl RedisStorage {
-    fn build(dsn: Option<&Zval>, prefix: String, timeout: f64) -> Result<Self, PhpException> {
+    fn build(dsn: Option<&Zval>, prefix: Vec<u8>, timeout: f64) -> Result<Self, PhpException> {
         let (target, client_prefix) = match dsn {
             Some(dsn) if !dsn.is_null() => target(dsn)?,
             _ => (
@@ -125,11 +126,11 @@ impl RedisStorage {
             ),
         };
         let timeout = checked_timeout(timeout)?;
-        let key_prefix = [client_prefix, prefix.clone().into_bytes()].concat();
+        let key_prefix = [client_prefix, prefix.clone()].concat();
         let storage = Redis::new(target, key_prefix, timeout).map_err(|_| {
             invalid_configuration(ConfigError::new(
                 "prefix",
-                format!("'{prefix}'"),
+                format!("'{}'", String::from_utf8_lossy(&prefix)),
                 "no braces: they would break the hash tag of Redis Cluster",
             ))
         })?;

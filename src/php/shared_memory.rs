@@ -314,8 +314,8 @@ impl SharedMemoryStorage {
     /// service starts with `$prefix`: one pass over the table, no lock.
     /// Window counts are left out (null).
     #[php(defaults(prefix = String::new()))]
-    pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
-        list_circuits(&self.storage, &prefix, super::clock::system_now_ms())
+    pub fn list_circuits(&self, prefix: Text) -> Result<Vec<Zval>, PhpException> {
+        list_circuits(&self.storage, &prefix.0, super::clock::system_now_ms())
     }
 
     /// The segment of this PHP master, as `apcu_sma_info()` tells APCu's:

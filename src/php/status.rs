@@ -115,9 +115,9 @@ impl CircuitStatus {
 
 /// `listCircuits()` of a storage object: the status at `now` of each of
 /// its circuits whose service starts with `prefix`.
-pub fn list_circuits(storage: &dyn Storage, prefix: &str, now: Millis) -> Result<Vec<Zval>, PhpException> {
+pub fn list_circuits(storage: &dyn Storage, prefix: &[u8], now: Millis) -> Result<Vec<Zval>, PhpException> {
     let circuits = storage
-        .list_circuits_with_counters(prefix.as_bytes())
+        .list_circuits_with_counters(prefix)
         .map_err(|error| storage_exception(error.to_string()))?;
     Ok(CircuitStatus::of_listing(circuits, now))
 }

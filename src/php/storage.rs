@@ -3,7 +3,7 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use super::args::ClockArg;
+use super::args::{ClockArg, Text};
 use ext_php_rs::prelude::*;
 
 use ext_php_rs::types::Zval;
@@ -44,12 +44,12 @@ impl InMemoryStorage {
     /// The status of every circuit whose service starts with `$prefix`, at
     /// the storage's clock; window counts are left out (null).
     #[php(defaults(prefix = String::new()))]
-    pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
+    pub fn list_circuits(&self, prefix: Text) -> Result<Vec<Zval>, PhpException> {
         if self.busy.get() {
             return Err(logic_exception(
                 "InMemoryStorage::listCircuits() was called while a breaker is at work on this storage, by its clock: such calls are refused".into(),
             ));
         }
-        list_circuits(&self.storage, &prefix, self.clock.now_ms())
+        list_circuits(&self.storage, &prefix.0, self.clock.now_ms())
     }
 }
