@@ -8,6 +8,7 @@ pub mod memory;
 pub mod open_until;
 pub mod persistent;
 pub mod redis;
+pub mod resolve;
 pub mod shm;
 
 use thiserror::Error;

@@ -6,7 +6,7 @@
 
 use std::cell::Cell;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
+use std::net::TcpStream;
 use std::os::fd::{AsRawFd, RawFd};
 use std::time::{Duration, Instant};
 
@@ -162,8 +162,17 @@ impl Connection {
     /// Connects within `timeout` and the time left before the deadline.
     pub fn connect(address: &str, timeout: Duration) -> Result<Self, ProtocolError> {
         let mut last = None;
-        for socket in address.to_socket_addrs()? {
-            match TcpStream::connect_timeout(&socket, timeout.min(time_left()?)) {
+        let deadline = Instant::now() + timeout.min(time_left()?);
+        let (host, port) = address
+            .rsplit_once(':')
+            .and_then(|(host, port)| Some((host, port.parse::<u16>().ok()?)))
+            .ok_or_else(|| ProtocolError::Unexpected(format!("{address} is not host:port")))?;
+        for socket in crate::storage::resolve::resolve(host, port, deadline)? {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(ProtocolError::NoTimeLeft);
+            }
+            match TcpStream::connect_timeout(&socket, left) {
                 Ok(stream) => {
                     stream.set_nodelay(true)?;
                     return Ok(Self {

@@ -12,7 +12,7 @@
 //!   never sent twice.
 
 use std::io::{self, BufReader, Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
+use std::net::TcpStream;
 use std::os::fd::{AsRawFd, FromRawFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::net::UnixStream;
@@ -203,7 +203,7 @@ fn tls_config() -> RedisResult<Arc<ClientConfig>> {
 
 fn connect_tcp(host: &str, port: u16, deadline: Instant) -> RedisResult<TcpStream> {
     let mut last_error = io::Error::new(io::ErrorKind::NotFound, format!("{host} resolves to no address"));
-    for address in (host, port).to_socket_addrs()? {
+    for address in crate::storage::resolve::resolve(host, port, deadline)? {
         let left = deadline.saturating_duration_since(Instant::now());
         if left.is_zero() {
             return Err(deadline_passed().into());
