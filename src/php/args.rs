@@ -56,7 +56,8 @@ const FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
 
 /// `ZEND_CALL_FRAME_SLOT`: where the arguments start in a call frame, in
 /// zvals (the frame header rounded up to whole zvals).
-const CALL_FRAME_SLOT: usize = std::mem::size_of::<zend_execute_data>().div_ceil(std::mem::size_of::<zval>());
+pub(super) const CALL_FRAME_SLOT: usize =
+    std::mem::size_of::<zend_execute_data>().div_ceil(std::mem::size_of::<zval>());
 
 /// An argument of the internal function that is running: its number (from
 /// 1) and its declared type.
@@ -76,7 +77,11 @@ impl Argument {
         // the rest of this, made for every argument.
         // SAFETY: as above; the executor globals live as long as the
         // process, and nothing writes them while our function runs.
-        let frame = unsafe { (*ext_php_rs::ffi::ext_php_rs_executor_globals()).current_execute_data.as_ref() }?;
+        let frame = unsafe {
+            (*ext_php_rs::ffi::ext_php_rs_executor_globals())
+                .current_execute_data
+                .as_ref()
+        }?;
         // SAFETY: a running frame has its function set.
         let function = unsafe { frame.func.as_ref() }?;
         // SAFETY: every member of the `zend_function` union starts with

@@ -34,7 +34,11 @@ pub fn refuse_reconstruction<T: RegisteredClass>() -> Result<(), PhpException> {
     // without `ExecutorGlobals::get()`, whose lock costs more than the rest
     // of this); while a method of ours runs, `current_execute_data` is its
     // own live frame, and `This` its object.
-    let frame = unsafe { (*ext_php_rs::ffi::ext_php_rs_executor_globals()).current_execute_data.as_ref() };
+    let frame = unsafe {
+        (*ext_php_rs::ffi::ext_php_rs_executor_globals())
+            .current_execute_data
+            .as_ref()
+    };
     let constructed = frame
         .and_then(|frame| frame.This.object())
         .is_some_and(|this| ZendClassObject::<T>::from_zend_obj(this).is_some());
