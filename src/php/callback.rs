@@ -44,7 +44,7 @@ static BAILOUTS_HELD: AtomicUsize = AtomicUsize::new(0);
 
 /// Whether this thread holds a caught bailout, not re-raised yet.
 #[inline]
-fn bailout_held() -> bool {
+pub fn bailout_held() -> bool {
     // Out of line, or the compiler computes the thread-local's address
     // before the test, on every call.
     #[cold]
@@ -147,9 +147,7 @@ pub fn call_function(name: &str, arguments: Vec<&dyn IntoZvalDyn>) -> Result<Zva
 /// returned, its borrows and guards released. `result` is dropped then: the
 /// engine never reads it.
 pub fn finish<T>(result: T) -> T {
-    if bailout_held() {
-        BAILOUT.set(false);
-        BAILOUTS_HELD.fetch_sub(1, Ordering::Relaxed);
+    if take_bailout() {
         drop(result);
         // SAFETY: nothing of ours is held below this frame: the frames that
         // called into PHP have all returned. The jump lands in the `zend_try`
@@ -158,6 +156,17 @@ pub fn finish<T>(result: T) -> T {
         unsafe { bailout() }
     }
     result
+}
+
+/// Whether a fatal error was caught on the way and must be re-raised now
+/// (see [`finish`]); it is no longer held once this says so.
+pub fn take_bailout() -> bool {
+    if !bailout_held() {
+        return false;
+    }
+    BAILOUT.set(false);
+    BAILOUTS_HELD.fetch_sub(1, Ordering::Relaxed);
+    true
 }
 
 thread_local! {

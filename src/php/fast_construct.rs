@@ -34,9 +34,32 @@ pub struct Arguments<'a> {
 
 /// Why a constructor did not return an object: an exception to throw, or
 /// one already thrown (by an argument's conversion).
-type Refused = Option<PhpException>;
+pub type Refused = Option<PhpException>;
 
 impl<'a> Arguments<'a> {
+    /// The arguments of the internal function running in `frame`, when
+    /// their count is within `required..=max`; otherwise the engine's
+    /// `ArgumentCountError` is thrown.
+    pub fn of(frame: &'a ExecuteData, required: u32, max: u32) -> Option<Self> {
+        // SAFETY: `u2.num_args` is the member set for a call frame.
+        let passed = unsafe { frame.This.u2.num_args };
+        if passed < required || passed > max {
+            // SAFETY: an exported engine function, throwing the engine's
+            // ArgumentCountError for the running function.
+            unsafe { ext_php_rs::ffi::zend_wrong_parameters_count_error(required, max) };
+            return None;
+        }
+        // SAFETY: the `passed` arguments of an internal function lie one
+        // after another from `ZEND_CALL_FRAME_SLOT`, alive for the call.
+        let values = unsafe {
+            std::slice::from_raw_parts(
+                std::ptr::from_ref(frame).cast::<Zval>().add(CALL_FRAME_SLOT),
+                passed as usize,
+            )
+        };
+        Some(Self { values })
+    }
+
     /// A required parameter, `index` from 0.
     fn required<T: FromZval<'a>>(&self, index: usize, name: &str) -> Result<T, Refused> {
         match self.values.get(index) {
@@ -47,7 +70,7 @@ impl<'a> Arguments<'a> {
     }
 
     /// A parameter of type `?T` that may be left out (null then).
-    fn optional<T: FromZval<'a>>(&self, index: usize, name: &str) -> Result<Option<T>, Refused> {
+    pub fn optional<T: FromZval<'a>>(&self, index: usize, name: &str) -> Result<Option<T>, Refused> {
         match self.values.get(index) {
             Some(value) => Option::<T>::from_zval(value).ok_or_else(|| invalid(name)),
             None => Ok(None),
@@ -97,23 +120,10 @@ unsafe extern "C" fn construct<T: FastConstruct>(execute_data: *mut zend_execute
         let Some(frame) = (unsafe { execute_data.cast::<ExecuteData>().as_mut() }) else {
             return;
         };
-        // SAFETY: `u2.num_args` is the member set for a call frame.
-        let passed = unsafe { frame.This.u2.num_args };
-        if passed < T::REQUIRED || passed > T::MAX {
-            // SAFETY: an exported engine function, throwing the engine's
-            // ArgumentCountError for the running function.
-            unsafe { ext_php_rs::ffi::zend_wrong_parameters_count_error(T::REQUIRED, T::MAX) };
+        let Some(arguments) = Arguments::of(frame, T::REQUIRED, T::MAX) else {
             return;
-        }
-        // SAFETY: the `passed` arguments of an internal function lie one
-        // after another from `ZEND_CALL_FRAME_SLOT`, alive for the call.
-        let values = unsafe {
-            std::slice::from_raw_parts(
-                std::ptr::from_mut(frame).cast::<Zval>().add(CALL_FRAME_SLOT),
-                passed as usize,
-            )
         };
-        let value = match T::construct(&Arguments { values }) {
+        let value = match T::construct(&arguments) {
             Ok(value) => value,
             Err(Some(exception)) => return exception.throw(),
             Err(None) => return,
@@ -158,16 +168,28 @@ pub fn install() {
         replace_constructor::<Configuration>();
         replace_constructor::<SharedMemoryStorage>();
         replace_constructor::<CircuitBreaker>();
+        super::hot_methods::install();
     });
 }
 
 fn replace_constructor<T: FastConstruct>() {
+    replace_handler::<T>("__construct", construct::<T>);
+}
+
+/// The handler of an internal method of `T`.
+pub type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
+
+/// Makes `handler` the one PHP runs for `T::method` (lowercase).
+pub fn replace_handler<T: RegisteredClass>(method: &str, handler: Handler) {
     let class = T::get_metadata().ce();
-    let name = "__construct";
     // SAFETY: a registered class's function table lives as long as the
     // process; the lookup only reads it.
     let function = unsafe {
-        ext_php_rs::ffi::zend_hash_str_find_ptr_lc(&raw const class.function_table, name.as_ptr().cast(), name.len())
+        ext_php_rs::ffi::zend_hash_str_find_ptr_lc(
+            &raw const class.function_table,
+            method.as_ptr().cast(),
+            method.len(),
+        )
     }
     .cast::<zend_function>();
     // SAFETY: the `zend_function` of an internal method, allocated by the
@@ -178,7 +200,7 @@ fn replace_constructor<T: FastConstruct>() {
         if let Some(function) = function.as_mut()
             && u32::from(function.common.type_) == ext_php_rs::ffi::ZEND_INTERNAL_FUNCTION
         {
-            function.internal_function.handler = Some(construct::<T>);
+            function.internal_function.handler = Some(handler);
         }
     }
 }

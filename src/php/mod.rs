@@ -13,6 +13,7 @@ mod execution;
 mod exporter;
 mod fast_construct;
 mod gc;
+mod hot_methods;
 mod late_load;
 mod memcached;
 mod readonly;
