@@ -18,7 +18,12 @@ instructions() {
         -d circuit_breaker.shm_size=64M "$here/scenarios.php" "$1" "$2" 2>&1 | sed -n 's/.*Collected : //p'
 }
 for scenario in "${scenarios[@]}"; do
-    low=$(instructions "$scenario" "$n")
-    high=$(instructions "$scenario" "$((11 * n))")
-    printf '%-16s %10d instructions/iteration\n' "$scenario" $(((high - low) / (10 * n)))
+    runs=$n
+    # The first call on each of the 5 000 services claims its record: the
+    # shorter run makes them all, so that the difference is of calls on
+    # known services only.
+    [ "$scenario" != many-services ] || [ "$runs" -ge 5000 ] || runs=5000
+    low=$(instructions "$scenario" "$runs")
+    high=$(instructions "$scenario" "$((11 * runs))")
+    printf '%-16s %10d instructions/iteration\n' "$scenario" $(((high - low) / (10 * runs)))
 done

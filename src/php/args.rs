@@ -56,7 +56,8 @@ const FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
 
 /// `ZEND_CALL_FRAME_SLOT`: where the arguments start in a call frame, in
 /// zvals (the frame header rounded up to whole zvals).
-const CALL_FRAME_SLOT: usize = std::mem::size_of::<zend_execute_data>().div_ceil(std::mem::size_of::<zval>());
+pub(super) const CALL_FRAME_SLOT: usize =
+    std::mem::size_of::<zend_execute_data>().div_ceil(std::mem::size_of::<zval>());
 
 /// An argument of the internal function that is running: its number (from
 /// 1) and its declared type.
@@ -72,7 +73,15 @@ impl Argument {
     fn of(value: &Zval) -> Option<Self> {
         // SAFETY: the executor's current frame is valid while PHP code or an
         // internal function runs; a null pointer (no frame) reads as None.
-        let frame = unsafe { ExecutorGlobals::get().current_execute_data.as_ref() }?;
+        // Read without `ExecutorGlobals::get()`, whose lock costs more than
+        // the rest of this, made for every argument.
+        // SAFETY: as above; the executor globals live as long as the
+        // process, and nothing writes them while our function runs.
+        let frame = unsafe {
+            (*ext_php_rs::ffi::ext_php_rs_executor_globals())
+                .current_execute_data
+                .as_ref()
+        }?;
         // SAFETY: a running frame has its function set.
         let function = unsafe { frame.func.as_ref() }?;
         // SAFETY: every member of the `zend_function` union starts with
@@ -226,6 +235,10 @@ impl<'a> FromZval<'a> for Float {
     fn from_zval(zval: &'a Zval) -> Option<Self> {
         if zval.is_double() {
             return zval.double().map(Self);
+        }
+        // An int is taken as PHP takes it, under `strict_types` too.
+        if let Some(long) = zval.long() {
+            return Some(Self(long as f64));
         }
         coerce(zval, |arg, number| {
             let mut double = 0.0;

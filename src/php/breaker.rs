@@ -342,7 +342,10 @@ impl CircuitBreaker {
                 (failed_open, system_now_ms())
             }
         };
-        self.emit(events, now);
+        // Without a listener nothing was collected: no call at all.
+        if !events.is_empty() {
+            self.emit(events, now);
+        }
         Ok(result)
     }
 

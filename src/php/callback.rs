@@ -18,6 +18,7 @@
 
 use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ext_php_rs::convert::IntoZvalDyn;
 use ext_php_rs::ffi::zend_object;
@@ -33,6 +34,25 @@ unsafe extern "C" {
 thread_local! {
     /// A bailout caught around a call into PHP, not re-raised yet.
     static BAILOUT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// How many threads hold a caught bailout in `BAILOUT`: zero but while one
+/// is on its way up, so that the checks every protected call makes read one
+/// word, not the thread-local (in a shared library each read of that is a
+/// call into the dynamic linker).
+static BAILOUTS_HELD: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether this thread holds a caught bailout, not re-raised yet.
+#[inline]
+pub fn bailout_held() -> bool {
+    // Out of line, or the compiler computes the thread-local's address
+    // before the test, on every call.
+    #[cold]
+    #[inline(never)]
+    fn held_here() -> bool {
+        BAILOUT.get()
+    }
+    BAILOUTS_HELD.load(Ordering::Relaxed) != 0 && held_here()
 }
 
 /// How PHP is ending the script.
@@ -62,7 +82,7 @@ pub enum CallError {
 
 /// Whether the script is ending, by `exit()` or by a fatal error.
 pub fn ending() -> Option<Ending> {
-    if BAILOUT.get() {
+    if bailout_held() {
         return Some(Ending::Fatal);
     }
     // Read without `ExecutorGlobals::get()`, whose lock costs more than the
@@ -89,7 +109,9 @@ fn guarded(call: impl FnOnce() -> Result<Zval, ext_php_rs::error::Error>) -> Res
     let result = match try_catch(AssertUnwindSafe(call)) {
         Ok(result) => result,
         Err(CatchError::Bailout) => {
-            BAILOUT.set(true);
+            if !BAILOUT.replace(true) {
+                BAILOUTS_HELD.fetch_add(1, Ordering::Relaxed);
+            }
             return Err(CallError::Ending(Ending::Fatal));
         }
         Err(error) => return Err(CallError::NotCallable(error.to_string())),
@@ -125,7 +147,7 @@ pub fn call_function(name: &str, arguments: Vec<&dyn IntoZvalDyn>) -> Result<Zva
 /// returned, its borrows and guards released. `result` is dropped then: the
 /// engine never reads it.
 pub fn finish<T>(result: T) -> T {
-    if BAILOUT.replace(false) {
+    if take_bailout() {
         drop(result);
         // SAFETY: nothing of ours is held below this frame: the frames that
         // called into PHP have all returned. The jump lands in the `zend_try`
@@ -134,6 +156,17 @@ pub fn finish<T>(result: T) -> T {
         unsafe { bailout() }
     }
     result
+}
+
+/// Whether a fatal error was caught on the way and must be re-raised now
+/// (see [`finish`]); it is no longer held once this says so.
+pub fn take_bailout() -> bool {
+    if !bailout_held() {
+        return false;
+    }
+    BAILOUT.set(false);
+    BAILOUTS_HELD.fetch_sub(1, Ordering::Relaxed);
+    true
 }
 
 thread_local! {

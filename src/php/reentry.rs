@@ -7,7 +7,6 @@ use std::cell::Cell;
 use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::types::ZendClassObject;
-use ext_php_rs::zend::ExecutorGlobals;
 
 use super::classes::logic_exception;
 
@@ -31,10 +30,15 @@ impl Drop for Busy<'_> {
 /// replacing its Rust value would free what a call up the stack still reads
 /// (and a breaker is immutable anyway). Called first in the constructors.
 pub fn refuse_reconstruction<T: RegisteredClass>() -> Result<(), PhpException> {
-    let globals = ExecutorGlobals::get();
-    // SAFETY: while a method of ours runs, `current_execute_data` is its
+    // SAFETY: the executor globals live as long as the process (read
+    // without `ExecutorGlobals::get()`, whose lock costs more than the rest
+    // of this); while a method of ours runs, `current_execute_data` is its
     // own live frame, and `This` its object.
-    let frame = unsafe { globals.current_execute_data.as_ref() };
+    let frame = unsafe {
+        (*ext_php_rs::ffi::ext_php_rs_executor_globals())
+            .current_execute_data
+            .as_ref()
+    };
     let constructed = frame
         .and_then(|frame| frame.This.object())
         .is_some_and(|this| ZendClassObject::<T>::from_zend_obj(this).is_some());

@@ -112,6 +112,7 @@ impl SharedMemoryStorage {
             place: Some(&memo.place),
             past: Some(&memo.past),
             now: now.map(|now| now.max(0) as u64),
+            found: Cell::new(None),
         }
     }
 
@@ -121,6 +122,7 @@ impl SharedMemoryStorage {
             place: None,
             past: None,
             now: None,
+            found: Cell::new(None),
         }
     }
 
@@ -389,12 +391,27 @@ pub struct BoundCircuit<'a> {
     place: Option<&'a Cell<Option<Place>>>,
     past: Option<&'a RefCell<PastSums>>,
     now: Option<u64>,
+    /// The record this call found already: a call that loads the state
+    /// then counts its permission looks once. Within one call the record
+    /// cannot be reused for another name: finding it refreshed its
+    /// `last_used`, and only idle records are reused.
+    found: Cell<Option<Located>>,
 }
 
 impl BoundCircuit<'_> {
+    #[inline]
     fn record_for(&self, service: &[u8], create: bool) -> Result<Option<Located>, StorageError> {
+        match self.found.get() {
+            Some(located) => Ok(Some(located)),
+            None => self.find(service, create),
+        }
+    }
+
+    fn find(&self, service: &[u8], create: bool) -> Result<Option<Located>, StorageError> {
         let now = self.now.unwrap_or_else(|| self.storage.now());
-        self.storage.record_for(service, create, self.place, now)
+        let found = self.storage.record_for(service, create, self.place, now)?;
+        self.found.set(found);
+        Ok(found)
     }
 
     fn created(&self, service: &[u8]) -> Result<Located, StorageError> {

@@ -1,0 +1,256 @@
+//! `new` without ext-php-rs' argument parser, for the objects an application
+//! builds in every request (a rule, a configuration, a storage, a breaker).
+//!
+//! The handler ext-php-rs generates for `__construct` builds, on every call,
+//! a `String` per parameter name, the stub text of each default and two
+//! `Vec`s: most of the cost of `new` for these classes. The handlers here
+//! read the arguments where the engine left them, in the call frame, and
+//! convert them with the same `FromZval` types (which throw PHP's own
+//! `TypeError`s), then call the same constructors. What PHP sees is
+//! unchanged: the declared signature (`arg_info`) is the one ext-php-rs
+//! registered, the argument count is checked with the engine's own error,
+//! and every failure throws what ext-php-rs' handler throws.
+
+use std::panic::AssertUnwindSafe;
+
+use ext_php_rs::class::RegisteredClass;
+use ext_php_rs::convert::FromZval;
+use ext_php_rs::exception::PhpException;
+use ext_php_rs::ffi::{zend_execute_data, zend_function, zval};
+use ext_php_rs::types::{ZendClassObject, Zval};
+use ext_php_rs::zend::{ExecuteData, run_handler};
+
+use super::args::{
+    ArrayArg, CALL_FRAME_SLOT, ClockArg, ConfigurationArg, Float, Int, ListenerArg, PolicyArg, StorageArg, Text,
+};
+use super::breaker::CircuitBreaker;
+use super::configuration::{Configuration, FailureRateRule};
+use super::shared_memory::SharedMemoryStorage;
+
+/// The arguments given to the running constructor.
+pub struct Arguments<'a> {
+    values: &'a [Zval],
+}
+
+/// Why a constructor did not return an object: an exception to throw, or
+/// one already thrown (by an argument's conversion).
+pub type Refused = Option<PhpException>;
+
+impl<'a> Arguments<'a> {
+    /// The arguments of the internal function running in `frame`, when
+    /// their count is within `required..=max`; otherwise the engine's
+    /// `ArgumentCountError` is thrown.
+    pub fn of(frame: &'a ExecuteData, required: u32, max: u32) -> Option<Self> {
+        // SAFETY: `u2.num_args` is the member set for a call frame.
+        let passed = unsafe { frame.This.u2.num_args };
+        if passed < required || passed > max {
+            // SAFETY: an exported engine function, throwing the engine's
+            // ArgumentCountError for the running function.
+            unsafe { ext_php_rs::ffi::zend_wrong_parameters_count_error(required, max) };
+            return None;
+        }
+        // SAFETY: the `passed` arguments of an internal function lie one
+        // after another from `ZEND_CALL_FRAME_SLOT`, alive for the call.
+        let values = unsafe {
+            std::slice::from_raw_parts(
+                std::ptr::from_ref(frame).cast::<Zval>().add(CALL_FRAME_SLOT),
+                passed as usize,
+            )
+        };
+        Some(Self { values })
+    }
+
+    /// A required parameter, `index` from 0.
+    fn required<T: FromZval<'a>>(&self, index: usize, name: &str) -> Result<T, Refused> {
+        match self.values.get(index) {
+            Some(value) => T::from_zval(value).ok_or_else(|| invalid(name)),
+            // The count was checked against the required ones.
+            None => Err(invalid(name)),
+        }
+    }
+
+    /// A parameter of type `?T` that may be left out (null then).
+    pub fn optional<T: FromZval<'a>>(&self, index: usize, name: &str) -> Result<Option<T>, Refused> {
+        match self.values.get(index) {
+            Some(value) => Option::<T>::from_zval(value).ok_or_else(|| invalid(name)),
+            None => Ok(None),
+        }
+    }
+
+    /// A parameter with a default: a null given for it is refused, as the
+    /// handlers of ext-php-rs refuse it.
+    fn defaulted<T: FromZval<'a>>(&self, index: usize, name: &str, default: impl FnOnce() -> T) -> Result<T, Refused> {
+        match self.values.get(index) {
+            Some(value) if value.is_null() && !T::NULLABLE => {
+                Err(Some(type_error(format!("Argument `${name}` must not be null"))))
+            }
+            Some(value) => T::from_zval(value).ok_or_else(|| invalid(name)),
+            None => Ok(default()),
+        }
+    }
+}
+
+fn type_error(message: String) -> PhpException {
+    PhpException::new(message, 0, ext_php_rs::zend::ce::type_error())
+}
+
+/// What ext-php-rs throws when a conversion fails without throwing (ours
+/// all throw PHP's own error first, which this then leaves alone).
+fn invalid(name: &str) -> Refused {
+    Some(type_error(format!("Invalid value given for argument `{name}`.")))
+}
+
+/// A class whose `__construct` runs through [`construct`].
+pub trait FastConstruct: RegisteredClass {
+    /// How many parameters must be given, and how many may.
+    const REQUIRED: u32;
+    const MAX: u32;
+    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused>;
+}
+
+/// The `__construct` handler of `T`.
+///
+/// # Safety
+///
+/// Called by the engine only, as the handler of `T::__construct`, with the
+/// frame of that call.
+unsafe extern "C" fn construct<T: FastConstruct>(execute_data: *mut zend_execute_data, _return_value: *mut zval) {
+    run_handler(AssertUnwindSafe(|| {
+        // SAFETY: the engine's live frame of this call.
+        let Some(frame) = (unsafe { execute_data.cast::<ExecuteData>().as_mut() }) else {
+            return;
+        };
+        let Some(arguments) = Arguments::of(frame, T::REQUIRED, T::MAX) else {
+            return;
+        };
+        let value = match T::construct(&arguments) {
+            Ok(value) => value,
+            Err(Some(exception)) => return exception.throw(),
+            Err(None) => return,
+        };
+        match object_being_made::<T>(frame) {
+            Some(this) => {
+                this.initialize(value);
+            }
+            None => PhpException::from_message("Failed to retrieve reference to `this` object.".into()).throw(),
+        }
+    }));
+}
+
+/// The object `new` is making, whose Rust value is not set yet: made by
+/// `T`'s `create_object` handler (as ext-php-rs checks, by its handlers
+/// and class), so that a `ZendClassObject<T>` holds it.
+fn object_being_made<T: RegisteredClass>(frame: &mut ExecuteData) -> Option<&mut ZendClassObject<T>> {
+    let object = frame.get_self()?;
+    let metadata = T::get_metadata();
+    if !std::ptr::eq(object.handlers, metadata.handlers()) || !object.instance_of(metadata.ce()) {
+        return None;
+    }
+    let offset = std::mem::offset_of!(ZendClassObject<T>, std);
+    // SAFETY: an object made by `T`'s `create_object` lies at `offset` in
+    // a `ZendClassObject<T>`, alive while `new` runs; only `initialize` is
+    // called on it before its value is set.
+    unsafe {
+        std::ptr::from_mut(object)
+            .cast::<u8>()
+            .sub(offset)
+            .cast::<ZendClassObject<T>>()
+            .as_mut()
+    }
+}
+
+/// Puts the handlers in place: once per process, after the classes are
+/// registered (module startup runs before the macros register them).
+pub fn install() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        replace_constructor::<FailureRateRule>();
+        replace_constructor::<Configuration>();
+        replace_constructor::<SharedMemoryStorage>();
+        replace_constructor::<CircuitBreaker>();
+        super::hot_methods::install();
+    });
+}
+
+fn replace_constructor<T: FastConstruct>() {
+    replace_handler::<T>("__construct", construct::<T>);
+}
+
+/// The handler of an internal method of `T`.
+pub type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
+
+/// Makes `handler` the one PHP runs for `T::method` (lowercase).
+pub fn replace_handler<T: RegisteredClass>(method: &str, handler: Handler) {
+    let class = T::get_metadata().ce();
+    // SAFETY: a registered class's function table lives as long as the
+    // process; the lookup only reads it.
+    let function = unsafe {
+        ext_php_rs::ffi::zend_hash_str_find_ptr_lc(
+            &raw const class.function_table,
+            method.as_ptr().cast(),
+            method.len(),
+        )
+    }
+    .cast::<zend_function>();
+    // SAFETY: the `zend_function` of an internal method, allocated by the
+    // engine for the process; every member of the union starts with
+    // `common`, and an internal one is an `internal_function`. Nothing runs
+    // it while a request starts.
+    unsafe {
+        if let Some(function) = function.as_mut()
+            && u32::from(function.common.type_) == ext_php_rs::ffi::ZEND_INTERNAL_FUNCTION
+        {
+            function.internal_function.handler = Some(handler);
+        }
+    }
+}
+
+impl FastConstruct for FailureRateRule {
+    const REQUIRED: u32 = 2;
+    const MAX: u32 = 2;
+    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
+        Self::__construct(
+            arguments.required::<Float>(0, "threshold")?,
+            arguments.required::<Int>(1, "minimumRequests")?,
+        )
+        .map_err(Some)
+    }
+}
+
+impl FastConstruct for Configuration {
+    const REQUIRED: u32 = 4;
+    const MAX: u32 = 5;
+    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
+        Self::__construct(
+            arguments.required::<Float>(0, "timeWindow")?,
+            arguments.required::<ArrayArg<'_>>(1, "openingRules")?,
+            arguments.required::<Float>(2, "openDuration")?,
+            arguments.required::<PolicyArg<'_>>(3, "halfOpenPolicy")?,
+            arguments.optional::<Float>(4, "maxOpenDuration")?,
+        )
+        .map_err(Some)
+    }
+}
+
+impl FastConstruct for SharedMemoryStorage {
+    const REQUIRED: u32 = 0;
+    const MAX: u32 = 1;
+    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
+        Self::__construct(arguments.defaulted::<Text>(0, "prefix", || Text(Vec::new()))?).map_err(Some)
+    }
+}
+
+impl FastConstruct for CircuitBreaker {
+    const REQUIRED: u32 = 3;
+    const MAX: u32 = 5;
+    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
+        Self::__construct(
+            arguments.required::<Text>(0, "service")?,
+            arguments.required::<ConfigurationArg<'_>>(1, "configuration")?,
+            arguments.required::<StorageArg<'_>>(2, "storage")?,
+            arguments.optional::<ListenerArg<'_>>(3, "eventListener")?,
+            arguments.optional::<ClockArg<'_>>(4, "clock")?,
+        )
+        .map_err(Some)
+    }
+}
