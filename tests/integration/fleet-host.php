@@ -3,13 +3,14 @@
 // segment of its own) forking WORKERS workers that share it, as the workers
 // of one PHP-FPM master do. Every event goes to LOG as
 // "<host> <worker> <event> <time>"; what the workers saw goes there too.
-// Usage: php -d extension=... fleet-host.php HOST MODE STORE_JSON SERVICE LOG OUTCOMES [SYNC_INTERVAL]
+// Usage: php -d extension=... fleet-host.php HOST MODE STORE_JSON SERVICE LOG OUTCOMES [SYNC_INTERVAL [START]]
 //   STORE_JSON: {"redis": DSN or [cluster nodes]} or {"memcached": "host:port"}
 //   MODE split:   each worker registers up to OUTCOMES failures, one per 20 ms,
 //                 then calls every 5 ms, until a call is rejected (10 s at most)
 //   MODE count:   each worker registers OUTCOMES outcomes (every third a failure)
-//   MODE outage:  each worker calls for OUTCOMES ms, one call per 2 ms, every
-//                 call failing, and says how many it was refused
+//   MODE outage:  each worker calls for OUTCOMES ms after START, one call per
+//                 2 ms, failing from 1.5 s to 3.5 s, and says how many calls
+//                 were refused then
 
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Configuration;
@@ -25,6 +26,7 @@ const WORKERS = 2;
 [, $host, $mode, $storeJson, $service, $log, $outcomes] = $argv;
 $outcomes = (int) $outcomes;
 $syncInterval = (float) ($argv[7] ?? 0.05);
+$start = (float) ($argv[8] ?? microtime(true));
 $store = json_decode($storeJson, true);
 
 final class LogListener implements EventListenerInterface
@@ -108,12 +110,14 @@ for ($worker = 0; $worker < WORKERS; $worker++) {
                 }
                 break;
             case 'outage':
+                // The schedule counts from START (the test's clock): failures
+                // from 1.5 s to 3.5 s, successes before and after, until
+                // OUTCOMES ms.
                 $refused = 0;
-                $end = microtime(true) + $outcomes / 1000;
-                while (microtime(true) < $end) {
+                while (($at = microtime(true) - $start) < $outcomes / 1000) {
                     if ($breaker->acquirePermission()) {
-                        $breaker->registerFailure();
-                    } else {
+                        $at >= 1.5 && $at < 3.5 ? $breaker->registerFailure() : $breaker->registerSuccess();
+                    } elseif ($at >= 1.5 && $at < 3.5) {
                         $refused++;
                     }
                     usleep(2_000);
