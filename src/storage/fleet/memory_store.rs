@@ -100,7 +100,7 @@ impl Storage for MemoryFleetStore {
         Ok(FleetView {
             state,
             hosts: hosts.iter().map(|(host, blob)| (*host, blob.clone())).collect(),
-            listed_hosts: Vec::new(),
+            listed_hosts: None,
         })
     }
 }

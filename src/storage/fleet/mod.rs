@@ -272,7 +272,9 @@ impl FleetStorage {
         let blob = blob::encode(&counts);
         let host = control.host_id();
         let known_hosts = control.known_hosts();
-        let ttl_ms = geometry.map_or(0, |(window, _)| window.counter_ttl_ms()) + 2 * self.sync_interval_ms;
+        // Without the window yet, the longest one's.
+        let window_ttl_ms = geometry.map_or(WindowGeometry::new(3_600_000), |(window, _)| window).counter_ttl_ms();
+        let ttl_ms = window_ttl_ms + 2 * self.sync_interval_ms;
         let request = HostWindow {
             host,
             generation,
@@ -288,8 +290,9 @@ impl FleetStorage {
             }
         };
         self.recovered(control, now);
-        if !view.listed_hosts.is_empty() {
-            control.set_known_hosts(&view.listed_hosts);
+        if let Some(listed) = &view.listed_hosts {
+            // A list that lost this host (expired) gets it again next sync.
+            control.set_known_hosts(listed);
         }
         self.follow(service, control, view.state)?;
         match geometry {
