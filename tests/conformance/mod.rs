@@ -188,6 +188,7 @@ impl Circuit<'_> {
                 Event::Reset => Some("reset"),
                 Event::Rejected { .. } => None,
                 Event::StorageFailed(error) => panic!("storage failed: {error}"),
+                Event::StorageRecovered => panic!("storage recovered: it never failed"),
             })
             .collect()
     }

@@ -273,7 +273,9 @@ impl FleetStorage {
         let host = control.host_id();
         let known_hosts = control.known_hosts();
         // Without the window yet, the longest one's.
-        let window_ttl_ms = geometry.map_or(WindowGeometry::new(3_600_000), |(window, _)| window).counter_ttl_ms();
+        let window_ttl_ms = geometry
+            .map_or(WindowGeometry::new(3_600_000), |(window, _)| window)
+            .counter_ttl_ms();
         let ttl_ms = window_ttl_ms + 2 * self.sync_interval_ms;
         let request = HostWindow {
             host,

@@ -83,9 +83,17 @@ pub trait KeyValue {
 /// A write without condition, for [`KeyValue::write_and_get`].
 pub enum Write<'a> {
     /// Stores `value` at `key`.
-    Set { key: &'a [u8], value: &'a [u8], ttl_ms: Millis },
+    Set {
+        key: &'a [u8],
+        value: &'a [u8],
+        ttl_ms: Millis,
+    },
     /// Appends `value` to the list at `key`, made empty first when absent.
-    Append { key: &'a [u8], value: &'a [u8], ttl_ms: Millis },
+    Append {
+        key: &'a [u8],
+        value: &'a [u8],
+        ttl_ms: Millis,
+    },
     /// Sets the time to live of `key`, when present.
     Touch { key: &'a [u8], ttl_ms: Millis },
 }
