@@ -112,7 +112,7 @@ impl Storage for HeldStore {
 
 /// The tier, or why it has no host segment (every call then fails open).
 pub enum FleetTier {
-    Ready(Fleet),
+    Ready(Box<Fleet>),
     Unavailable(String),
 }
 
@@ -249,12 +249,12 @@ impl FleetStorage {
         let storage = match prefix.and_then(|prefix| segment().map(|segment| (segment, prefix))) {
             Ok((segment, prefix)) => {
                 let host = ShmStorage::new(segment, prefix, Box::new(system_now_ms));
-                FleetTier::Ready(Fleet::new(
+                FleetTier::Ready(Box::new(Fleet::new(
                     Box::new(store),
                     &host,
                     sync_interval_ms,
                     Box::new(system_now_ms),
-                ))
+                )))
             }
             Err(error) => FleetTier::Unavailable(error),
         };
