@@ -12,6 +12,7 @@ mod events;
 mod execution;
 mod exporter;
 mod fast_construct;
+mod fleet;
 mod gc;
 mod hot_methods;
 mod late_load;
@@ -108,6 +109,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<shared_memory::ApcuStorage>()
         .class::<redis::RedisStorage>()
         .class::<memcached::MemcachedStorage>()
+        .class::<fleet::FleetStorage>()
         .class::<events::OpeningCause>()
         .class::<events::CircuitOpened>()
         .class::<events::CircuitHalfOpened>()
@@ -116,6 +118,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<events::StorageFailed>()
         .class::<events::CircuitForced>()
         .class::<events::CircuitReset>()
+        .class::<events::StorageRecovered>()
         .class::<status::CircuitStatus>()
         .class::<exporter::PrometheusExporter>()
         .class::<breaker::CircuitBreaker>()
