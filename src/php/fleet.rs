@@ -4,7 +4,7 @@
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 
-use super::args::{Float, SharedMemoryArg, StorageArg};
+use super::args::{Float, SharedMemoryArg, StorageArg, Text};
 use super::classes::{invalid_configuration, storage_interface};
 use super::clock::system_now_ms;
 use super::configuration::describe;
@@ -268,7 +268,7 @@ impl FleetStorage {
     /// with `$prefix` (Redis; Memcached cannot list). Window counts are
     /// left out (null).
     #[php(defaults(prefix = String::new()))]
-    pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
-        super::status::list_circuits(&self.storage, &prefix, system_now_ms())
+    pub fn list_circuits(&self, prefix: Text) -> Result<Vec<Zval>, PhpException> {
+        super::status::list_circuits(&self.storage, &prefix.0, system_now_ms())
     }
 }
