@@ -276,6 +276,30 @@ namespace Zeusi\CircuitBreaker\Storage {
         public function listCircuits(string $prefix = ''): array {}
     }
 
+    /**
+     * A host tier in front of Redis or Memcached: calls are decided on this machine's
+     * shared memory; each host sends its window to the fleet store and reads the others'
+     * at most once per $syncInterval per circuit, in one round trip. Half-open trials are
+     * admitted by the fleet store. While the store fails, each host decides on its own
+     * counts (StorageFailed once per host, StorageRecovered once when it is back).
+     */
+    class FleetStorage implements StorageInterface
+    {
+        /**
+         * @param StorageInterface $fleet a RedisStorage (standalone, cluster, Sentinel) or a MemcachedStorage
+         * @param SharedMemoryStorage|null $host the host's segment and prefix (default: the segment, no prefix)
+         * @param float $syncInterval seconds between two syncs of a circuit on a host (0.01 to 60)
+         */
+        public function __construct(StorageInterface $fleet, ?SharedMemoryStorage $host = null, float $syncInterval = 0.2) {}
+
+        /**
+         * The status of every circuit of the fleet store whose service starts with $prefix
+         * (Redis; Memcached cannot list and throws). Window counts are null.
+         * @return list<\Zeusi\CircuitBreaker\Status\CircuitStatus>
+         */
+        public function listCircuits(string $prefix = ''): array {}
+    }
+
     /** Circuits of the current process: for tests and long-running processes. */
     class InMemoryStorage implements StorageInterface
     {
@@ -512,6 +536,17 @@ namespace Zeusi\CircuitBreaker\Event {
 
     /** An operator reset the circuit; emitted by the breaker that stored it. */
     class CircuitReset implements EventInterface
+    {
+        /** Made by the breaker: calling it throws. */
+        public function __construct() {}
+
+        public function getService(): string {}
+
+        public function getTime(): float {}
+    }
+
+    /** A FleetStorage host works with its fleet store again: once per host, after its StorageFailed. */
+    class StorageRecovered implements EventInterface
     {
         /** Made by the breaker: calling it throws. */
         public function __construct() {}

@@ -10,7 +10,7 @@ use crate::core::machine::{
     open_remaining_ms, status, transition_after_outcome,
 };
 use crate::core::rules::OpeningCause;
-use crate::storage::{CallCounters, OutcomeRecord, RememberedOpen, Storage, StorageError};
+use crate::storage::{CallCounters, Notice, OutcomeRecord, RememberedOpen, Storage, StorageError};
 
 /// How many times a call retries after losing a race to another process.
 /// Each lost race means another process stored a newer state; a few are
@@ -45,6 +45,8 @@ pub enum Event {
         phase: Phase,
     },
     StorageFailed(StorageError),
+    /// A storage that had failed works again (said once, by a host tier).
+    StorageRecovered,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -66,6 +68,22 @@ pub struct Breaker<'a, S: Storage + ?Sized> {
 impl<S: Storage + ?Sized> Breaker<'_, S> {
     /// Whether a call may go to the service now. A storage failure permits it.
     pub fn acquire(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> Permission {
+        let permission = self.decide(now, emit);
+        self.pass_notices(emit);
+        permission
+    }
+
+    /// What the storage told beside its results, as events.
+    fn pass_notices(&self, emit: &mut dyn FnMut(Event)) {
+        self.storage.take_notices(&mut |notice| {
+            emit(match notice {
+                Notice::StorageFailed(error) => Event::StorageFailed(error),
+                Notice::StorageRecovered => Event::StorageRecovered,
+            })
+        });
+    }
+
+    fn decide(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> Permission {
         match self.try_acquire(now, emit) {
             Ok(Permission::Permitted) => {
                 self.storage.count_permission(self.service, true, self.config);
@@ -133,6 +151,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         if let Err(error) = self.try_register(outcome, duration_ms, now, emit) {
             emit(Event::StorageFailed(error));
         }
+        self.pass_notices(emit);
     }
 
     fn try_register(
@@ -189,6 +208,12 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     /// stored state, whose winner emits the event; a lost race is retried
     /// from the state that won it, since a command overrides any state.
     pub fn command(&self, command: Command, now: Millis, emit: &mut dyn FnMut(Event)) -> Result<(), StorageError> {
+        let done = self.try_command(command, now, emit);
+        self.pass_notices(emit);
+        done
+    }
+
+    fn try_command(&self, command: Command, now: Millis, emit: &mut dyn FnMut(Event)) -> Result<(), StorageError> {
         for _ in 0..MAX_RACES {
             let stored = self.storage.load_state(self.service)?;
             let transition = commanded_transition(stored, command, now);

@@ -441,3 +441,13 @@ fn reject_callable(value: &Zval) {
         }
     }
 }
+object_arg!(
+    /// The host segment of a `FleetStorage`: a `SharedMemoryStorage` (or
+    /// its `ApcuStorage` alias).
+    SharedMemoryArg,
+    "Zeusi\\CircuitBreaker\\Storage\\SharedMemoryStorage",
+    |object| {
+        use ext_php_rs::class::RegisteredClass;
+        object.instance_of(super::shared_memory::SharedMemoryStorage::get_metadata().ce())
+    }
+);

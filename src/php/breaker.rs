@@ -19,6 +19,7 @@ use super::clock::{Clock, system_now_ms};
 use super::configuration::{Configuration, describe};
 use super::enums::State;
 use super::events::{PhpEvent, deliver};
+use super::fleet::FleetStorage;
 use super::memcached::MemcachedStorage;
 use super::redis::RedisStorage;
 use super::reentry::{Busy, refuse_reconstruction};
@@ -432,6 +433,7 @@ impl CircuitBreaker {
             Event::StorageFailed(error) => PhpEvent::StorageFailed {
                 exception: storage_error(&error, self.thrown_by_storage()),
             },
+            Event::StorageRecovered => PhpEvent::StorageRecovered,
         }
     }
 }
@@ -451,6 +453,7 @@ enum Resolved {
     Shared(*const SharedStorage),
     Redis(*const RedisStorage),
     Memcached(*const MemcachedStorage),
+    Fleet(*const FleetStorage),
 }
 
 impl Resolved {
@@ -477,6 +480,9 @@ impl Resolved {
         if let Some(memcached) = inner::<MemcachedStorage>(object) {
             return Self::Memcached(memcached);
         }
+        if let Some(fleet) = inner::<FleetStorage>(object) {
+            return Self::Fleet(fleet);
+        }
         match inner::<ApcuStorage>(object) {
             // SAFETY: just found in the live object.
             Some(apcu) => Self::Shared(unsafe { &raw const (*apcu).storage }),
@@ -502,6 +508,7 @@ impl Resolved {
                 Self::Shared(shared) => Some((&*shared, None)),
                 Self::Redis(redis) => Some((&(*redis).storage, None)),
                 Self::Memcached(memcached) => Some((&(*memcached).storage, None)),
+                Self::Fleet(fleet) => Some((&(*fleet).storage, None)),
             }
         }
     }

@@ -29,6 +29,7 @@ event_class!(CallRejected, "Zeusi\\CircuitBreaker\\Event\\CallRejected", state: 
 event_class!(StorageFailed, "Zeusi\\CircuitBreaker\\Event\\StorageFailed", exception: Zval);
 event_class!(CircuitForced, "Zeusi\\CircuitBreaker\\Event\\CircuitForced", state: State, duration: f64);
 event_class!(CircuitReset, "Zeusi\\CircuitBreaker\\Event\\CircuitReset");
+event_class!(StorageRecovered, "Zeusi\\CircuitBreaker\\Event\\StorageRecovered");
 
 #[php_impl]
 impl CircuitOpened {
@@ -76,6 +77,18 @@ impl CircuitForced {
 
 #[php_impl]
 impl CircuitReset {
+    pub fn get_service(&self) -> String {
+        self.service.clone()
+    }
+    pub fn get_time(&self) -> f64 {
+        self.time
+    }
+}
+
+/// A storage that had failed works again: a `FleetStorage` host back on
+/// its fleet store (once per host, as its `StorageFailed`).
+#[php_impl]
+impl StorageRecovered {
     pub fn get_service(&self) -> String {
         self.service.clone()
     }
@@ -182,6 +195,7 @@ pub enum PhpEvent {
     StorageFailed {
         exception: Zval,
     },
+    StorageRecovered,
 }
 
 fn object_of<T: ext_php_rs::class::RegisteredClass>(value: T) -> Zval {
@@ -226,6 +240,7 @@ impl PhpEvent {
                 time,
                 exception,
             }),
+            Self::StorageRecovered => object_of(StorageRecovered { service, time }),
         }
     }
 }

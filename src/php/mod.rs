@@ -11,6 +11,7 @@ mod enums;
 mod events;
 mod execution;
 mod exporter;
+mod fleet;
 mod gc;
 mod late_load;
 mod memcached;
@@ -105,6 +106,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<shared_memory::ApcuStorage>()
         .class::<redis::RedisStorage>()
         .class::<memcached::MemcachedStorage>()
+        .class::<fleet::FleetStorage>()
         .class::<events::OpeningCause>()
         .class::<events::CircuitOpened>()
         .class::<events::CircuitHalfOpened>()
@@ -113,6 +115,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<events::StorageFailed>()
         .class::<events::CircuitForced>()
         .class::<events::CircuitReset>()
+        .class::<events::StorageRecovered>()
         .class::<status::CircuitStatus>()
         .class::<exporter::PrometheusExporter>()
         .class::<breaker::CircuitBreaker>()

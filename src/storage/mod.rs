@@ -2,6 +2,7 @@
 //! never decides anything about a circuit.
 
 pub mod backoff;
+pub mod fleet;
 pub mod kv;
 pub mod memcached;
 pub mod memory;
@@ -64,6 +65,42 @@ pub struct CallCounters {
 
 /// A circuit found by a listing with its counters, when the storage keeps them.
 pub type ListedCircuitCounters = (Vec<u8>, CircuitState, Option<CallCounters>);
+
+/// What a storage tells the breaker beside the results of its operations:
+/// a tier that goes on deciding while its store is down (`fleet/`) says
+/// once when it switches, and once when it switches back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Notice {
+    StorageFailed(StorageError),
+    StorageRecovered,
+}
+
+/// One host's window of a circuit, sent to the fleet store by a sync.
+#[derive(Debug, Clone, Copy)]
+pub struct HostWindow<'a> {
+    /// The host's identity, drawn once per host segment.
+    pub host: u64,
+    /// The generation the window belongs to.
+    pub generation: u64,
+    /// The window, encoded by `fleet::blob`.
+    pub blob: &'a [u8],
+    /// How long the fleet store keeps the windows of this generation.
+    pub ttl_ms: Millis,
+    /// The hosts known from the previous sync: a store that cannot list
+    /// them with the read (Memcached) reads their windows.
+    pub known_hosts: &'a [u64],
+}
+
+/// What a sync brings back in the same round trip.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FleetView {
+    pub state: CircuitState,
+    /// Every host's window of the generation, this host's included.
+    pub hosts: Vec<(u64, Vec<u8>)>,
+    /// Every host the store knows of in the generation, when it keeps a
+    /// list apart from the windows (Memcached); empty otherwise.
+    pub listed_hosts: Vec<u64>,
+}
 
 /// One outcome to count, with what is needed to read back its window.
 #[derive(Debug, Clone, Copy)]
@@ -200,4 +237,17 @@ pub trait Storage {
 
     /// Remembers until when the circuit is open (`None`: forget it).
     fn remember_open_until(&self, _service: &[u8], _until: Option<RememberedOpen>) {}
+
+    /// Hands over what the storage has to tell since the last call (see
+    /// [`Notice`]); the breaker drains it after every operation.
+    fn take_notices(&self, _notice: &mut dyn FnMut(Notice)) {}
+
+    /// Stores one host's window of a circuit and reads back, in the same
+    /// round trip, the state and every host's window of that generation: a
+    /// fleet store behind a host tier (`fleet/`).
+    fn sync_host(&self, _service: &[u8], _window: &HostWindow<'_>) -> Result<FleetView, StorageError> {
+        Err(StorageError::Unsupported(
+            "this storage cannot hold the windows of a fleet's hosts".into(),
+        ))
+    }
 }

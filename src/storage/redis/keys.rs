@@ -7,6 +7,7 @@
 //! <prefix>cb:{<service>}:b:<bucket>:<generation>:<slot>   counter of one bucket, generation and slot
 //! <prefix>cb:{<service>}:o:<generation>                   outcomes counted in a generation
 //! <prefix>cb:{<service>}:c:<generation>                   the current run of failures
+//! <prefix>cb:{<service>}:h:<generation>                   hash: each host's window (`FleetStorage`)
 //! ```
 //!
 //! Counters are plain strings, each with the time to live of its window:
@@ -66,6 +67,11 @@ impl ServiceKeys {
 
     pub fn outcomes(&self, generation: u64) -> Vec<u8> {
         self.with_suffix(format_args!("o:{generation}"))
+    }
+
+    /// The windows of a fleet's hosts in one generation, by host.
+    pub fn host_windows(&self, generation: u64) -> Vec<u8> {
+        self.with_suffix(format_args!("h:{generation}"))
     }
 
     pub fn runs(&self, generation: u64) -> Vec<u8> {

@@ -29,7 +29,7 @@ pub use sentinel::{SentinelTarget, parse_sentinel_dsn};
 
 use super::kv::{decode_state, encode_state};
 use super::persistent::{Failure, with_connection};
-use super::{ListedCircuit, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
+use super::{FleetView, HostWindow, ListedCircuit, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
@@ -615,6 +615,52 @@ impl Storage for RedisStorage {
                 .arg(state.generation)
                 .arg(ttl_ms.max(1))
                 .invoke(connection)
+        })
+    }
+
+    /// One round trip of plain commands on the service's slot: the host's
+    /// window into the hash of its generation (`HSET`, `PEXPIRE`), then the
+    /// whole hash and the state.
+    fn sync_host(&self, service: &[u8], window: &HostWindow<'_>) -> Result<FleetView, StorageError> {
+        let keys = self.keys(service);
+        let windows = keys.host_windows(window.generation);
+        let mut pipeline = redis::pipe();
+        pipeline
+            .cmd("HSET")
+            .arg(&windows)
+            .arg(window.host)
+            .arg(window.blob)
+            .ignore();
+        pipeline.cmd("PEXPIRE").arg(&windows).arg(window.ttl_ms.max(1)).ignore();
+        pipeline.cmd("HGETALL").arg(&windows);
+        pipeline.cmd("HGET").arg(keys.state()).arg("s");
+        let replies: Vec<Value> = self.run(&keys, "sync", |connection| pipeline.query(connection))?;
+        let invalid = || unexpected("the sync's commands");
+        let [hosts, state] = replies.as_slice() else {
+            return Err(invalid());
+        };
+        let state = match state {
+            Value::Nil => CircuitState::INITIAL,
+            Value::BulkString(state) => decode_state(state).ok_or_else(|| self.heal(&keys, Some(state), &[]))?,
+            _ => return Err(invalid()),
+        };
+        let pairs: Vec<(&Value, &Value)> = match hosts {
+            Value::Map(pairs) => pairs.iter().map(|(host, blob)| (host, blob)).collect(),
+            Value::Array(flat) => flat.chunks_exact(2).map(|pair| (&pair[0], &pair[1])).collect(),
+            _ => return Err(invalid()),
+        };
+        // A field that is no host's (another client's) is left out.
+        let hosts = pairs
+            .into_iter()
+            .filter_map(|(host, blob)| match blob {
+                Value::BulkString(blob) => Some((integer(host)?, blob.clone())),
+                _ => None,
+            })
+            .collect();
+        Ok(FleetView {
+            state,
+            hosts,
+            listed_hosts: Vec::new(),
         })
     }
 

@@ -28,6 +28,8 @@ pub use segment::{SLOTS, Segment, SegmentError};
 use table::{ClaimError, Identity, Refusal, hashes, is_idle, write_stored_name};
 #[cfg(test)]
 use table::{probe_sequence, stored_name};
+/// How many bits of a generation a state word keeps: it wraps beyond.
+pub use words::GENERATION_MASK;
 use words::{
     CounterTag, decode_state, encode_info, encode_state, increment_counter, is_ready, read_counter, read_tally,
     update_tally,
@@ -250,6 +252,55 @@ impl SharedMemoryStorage {
         if record.ttl.load(Ordering::Relaxed) < ttl {
             record.ttl.fetch_max(ttl, Ordering::Relaxed);
         }
+    }
+
+    /// The words of a service's record as plain storage, claimed for the
+    /// name when absent: a tier built over this storage (`fleet/`) keeps
+    /// its own words there, under names of its own. Its counters' words
+    /// only: the record's key, state and metrics keep their meaning.
+    pub fn plain_words(&self, service: &[u8]) -> Result<&'static [AtomicU64], StorageError> {
+        let now = self.now();
+        let located = self.record_for(service, true, None, now)?.expect("created");
+        Ok(located.record.counters.as_flattened())
+    }
+
+    /// A circuit's counts of `generation` over the window at `now`, bucket
+    /// by bucket (those with a count), and its run of failures: what a host
+    /// tier sends on to its fleet store.
+    pub fn window_by_bucket(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<(Vec<(i64, Vec<u64>)>, u64), StorageError> {
+        let Some(located) = self.record_for(service, false, None, self.now())? else {
+            return Ok((Vec::new(), 0));
+        };
+        let record = located.record;
+        let buckets = window
+            .buckets_covering(now)
+            .filter_map(|bucket| {
+                let tag = CounterTag::new(generation, bucket);
+                let counters = &record.counters[window.ring_slot(bucket)];
+                let counts: Vec<u64> = (0..slot_count.min(SLOTS))
+                    .map(|slot| read_counter(&counters[slot], tag))
+                    .collect();
+                counts.iter().any(|&count| count > 0).then_some((bucket, counts))
+            })
+            .collect();
+        Ok((buckets, read_tally(&record.consecutive_failures, generation)))
+    }
+
+    /// The prefix of this storage's names.
+    pub fn prefix(&self) -> &[u8] {
+        &self.prefix
+    }
+
+    /// The segment this storage works in.
+    pub fn segment(&self) -> &'static Segment {
+        self.segment
     }
 
     /// How many circuits the segment holds, and how many it can.

@@ -1,0 +1,272 @@
+//! `Storage\FleetStorage`: the host tier in front of a Redis or Memcached
+//! fleet store (`storage/fleet/`).
+
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::{ZendClassObject, Zval};
+
+use super::args::{Float, SharedMemoryArg, StorageArg};
+use super::classes::{invalid_configuration, storage_interface};
+use super::clock::system_now_ms;
+use super::configuration::describe;
+use super::memcached::MemcachedStorage;
+use super::redis::RedisStorage;
+use super::reentry::refuse_reconstruction;
+use super::shared_memory::{ApcuStorage, SharedMemoryStorage, SharedStorage, segment};
+use crate::core::config::Config;
+use crate::core::counts::Tally;
+use crate::core::duration::{Millis, checked_millis};
+use crate::core::error::ConfigError;
+use crate::core::machine::CircuitState;
+use crate::core::window::WindowGeometry;
+use crate::storage::fleet::{FleetStorage as Fleet, MAX_SYNC_INTERVAL_MS, MIN_SYNC_INTERVAL_MS};
+use crate::storage::shm::SharedMemoryStorage as ShmStorage;
+use crate::storage::{
+    CallCounters, FleetView, HostWindow, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, Storage,
+    StorageError,
+};
+
+/// The Rust storage inside a `RedisStorage` or `MemcachedStorage` object,
+/// with a reference to that object, which keeps it alive.
+struct HeldStore {
+    _object: Zval,
+    storage: *const (dyn Storage + 'static),
+}
+
+impl HeldStore {
+    fn of(object: &Zval) -> Option<Self> {
+        let found = object.object()?;
+        let storage: *const (dyn Storage + 'static) =
+            if let Some(redis) = ZendClassObject::<RedisStorage>::from_zend_obj(found).and_then(|o| o.obj.as_ref()) {
+                &redis.storage
+            } else {
+                &ZendClassObject::<MemcachedStorage>::from_zend_obj(found)?
+                    .obj
+                    .as_ref()?
+                    .storage
+            };
+        Some(Self {
+            _object: object.shallow_clone(),
+            storage,
+        })
+    }
+
+    fn storage(&self) -> &dyn Storage {
+        // SAFETY: `_object` holds a reference to the PHP object the storage
+        // lives in, so it is alive as long as `self`; PHP never moves an
+        // object, and these classes' values are only replaced by a second
+        // `__construct()`, a single-threaded call never running inside ours.
+        unsafe { &*self.storage }
+    }
+}
+
+impl Storage for HeldStore {
+    fn begin_call(&self) {
+        self.storage().begin_call();
+    }
+
+    fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
+        self.storage().load_state(service)
+    }
+
+    fn compare_and_set_state(
+        &self,
+        service: &[u8],
+        expected: CircuitState,
+        new: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        self.storage().compare_and_set_state(service, expected, new, ttl_ms)
+    }
+
+    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
+        self.storage().record_outcome(service, record)
+    }
+
+    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+        self.storage().admit_half_open(service, state, ttl_ms)
+    }
+
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        self.storage().read_window(service, generation, window, slot_count, now)
+    }
+
+    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        self.storage().list_circuits(prefix)
+    }
+
+    fn max_slots(&self) -> Option<usize> {
+        self.storage().max_slots()
+    }
+
+    fn sync_host(&self, service: &[u8], window: &HostWindow<'_>) -> Result<FleetView, StorageError> {
+        self.storage().sync_host(service, window)
+    }
+}
+
+/// The tier, or why it has no host segment (every call then fails open).
+pub enum FleetTier {
+    Ready(Fleet),
+    Unavailable(String),
+}
+
+impl FleetTier {
+    fn usable(&self) -> Result<&Fleet, StorageError> {
+        match self {
+            Self::Ready(fleet) => Ok(fleet),
+            Self::Unavailable(error) => Err(StorageError::Unavailable(error.clone())),
+        }
+    }
+}
+
+impl Storage for FleetTier {
+    fn begin_call(&self) {
+        if let Self::Ready(fleet) = self {
+            fleet.begin_call();
+        }
+    }
+
+    fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
+        self.usable()?.load_state(service)
+    }
+
+    fn compare_and_set_state(
+        &self,
+        service: &[u8],
+        expected: CircuitState,
+        new: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        self.usable()?.compare_and_set_state(service, expected, new, ttl_ms)
+    }
+
+    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
+        self.usable()?.record_outcome(service, record)
+    }
+
+    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+        self.usable()?.admit_half_open(service, state, ttl_ms)
+    }
+
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        self.usable()?.read_window(service, generation, window, slot_count, now)
+    }
+
+    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        self.usable()?.list_circuits(prefix)
+    }
+
+    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
+        self.usable()?.list_circuits_with_counters(prefix)
+    }
+
+    fn count_permission(&self, service: &[u8], permitted: bool, config: &Config) {
+        if let Self::Ready(fleet) = self {
+            fleet.count_permission(service, permitted, config);
+        }
+    }
+
+    fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
+        self.usable()?.counters(service)
+    }
+
+    fn max_slots(&self) -> Option<usize> {
+        Some(crate::storage::shm::SLOTS)
+    }
+
+    fn take_notices(&self, notice: &mut dyn FnMut(Notice)) {
+        if let Self::Ready(fleet) = self {
+            fleet.take_notices(notice);
+        }
+    }
+}
+
+const FLEET_LIMITS: &str = "a RedisStorage (standalone, cluster or Sentinel) or a MemcachedStorage of this extension";
+
+/// Circuits of a fleet decided on each host's shared memory, their counts
+/// and state shared through Redis or Memcached once per `$syncInterval`.
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\Storage\\FleetStorage")]
+#[php(implements(ce = storage_interface, stub = "\\Zeusi\\CircuitBreaker\\Storage\\StorageInterface"))]
+pub struct FleetStorage {
+    pub storage: FleetTier,
+}
+
+#[php_impl]
+impl FleetStorage {
+    /// `$fleet`: the fleet store, a `RedisStorage` or `MemcachedStorage`.
+    /// `$host`: the host's segment (default: a `SharedMemoryStorage` with
+    /// no prefix). `$syncInterval`: seconds between two syncs of a circuit
+    /// on a host, 0.01 to 60.
+    #[php(optional = host)]
+    #[php(defaults(syncInterval = 0.2))]
+    pub fn __construct(
+        fleet: StorageArg<'_>,
+        host: Option<SharedMemoryArg<'_>>,
+        syncInterval: Float,
+    ) -> Result<Self, PhpException> {
+        refuse_reconstruction::<Self>()?;
+        let store = HeldStore::of(fleet.0).ok_or_else(|| {
+            invalid_configuration(ConfigError::new("fleet", describe(fleet.0), FLEET_LIMITS))
+        })?;
+        let sync_interval_ms = checked_millis(
+            "syncInterval",
+            syncInterval.0,
+            MIN_SYNC_INTERVAL_MS,
+            MAX_SYNC_INTERVAL_MS,
+            "0.01 to 60 seconds",
+        )
+        .map_err(invalid_configuration)?;
+        let prefix = host
+            .and_then(|host| host.0.object())
+            .and_then(|object| {
+                let shared = ZendClassObject::<SharedMemoryStorage>::from_zend_obj(object)
+                    .and_then(|o| o.obj.as_ref())
+                    .map(|o| &o.storage)
+                    .or_else(|| {
+                        ZendClassObject::<ApcuStorage>::from_zend_obj(object)
+                            .and_then(|o| o.obj.as_ref())
+                            .map(|o| &o.storage)
+                    })?;
+                Some(match shared {
+                    SharedStorage::Ready(storage) => Ok(storage.prefix().to_vec()),
+                    SharedStorage::Unavailable(error) => Err(error.clone()),
+                })
+            })
+            .unwrap_or(Ok(Vec::new()));
+        let storage = match prefix.and_then(|prefix| segment().map(|segment| (segment, prefix))) {
+            Ok((segment, prefix)) => {
+                let host = ShmStorage::new(segment, prefix, Box::new(system_now_ms));
+                FleetTier::Ready(Fleet::new(
+                    Box::new(store),
+                    &host,
+                    sync_interval_ms,
+                    Box::new(system_now_ms),
+                ))
+            }
+            Err(error) => FleetTier::Unavailable(error),
+        };
+        Ok(Self { storage })
+    }
+
+    /// The status of every circuit of the fleet store whose service starts
+    /// with `$prefix` (Redis; Memcached cannot list). Window counts are
+    /// left out (null).
+    #[php(defaults(prefix = String::new()))]
+    pub fn list_circuits(&self, prefix: String) -> Result<Vec<Zval>, PhpException> {
+        super::status::list_circuits(&self.storage, &prefix, system_now_ms())
+    }
+}

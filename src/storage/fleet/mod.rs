@@ -1,0 +1,564 @@
+//! A host tier in front of a fleet store (Redis, Memcached): calls are
+//! decided on the host's shared-memory segment, and the host's window
+//! reaches the fleet store at most once per sync interval, in one round
+//! trip that brings back the other hosts' windows and the fleet state.
+//!
+//! Per service, two records of the host segment, under a prefix of their
+//! own (so the host's listings never show them):
+//!
+//! - `L` (local): the circuit as this host runs it. Its state mirrors the
+//!   fleet state; its window counts this host's outcomes. While the fleet
+//!   store is down it is a whole breaker of its own, over the host's counts.
+//! - `F` (fleet view): plain words (see [`Word`]): when the next sync is
+//!   due, the host's identity, the degraded mode and its backoff, the other
+//!   hosts' window totals and longest run at the last sync.
+//!
+//! A sync sends the host's absolute window of the current generation (not
+//! deltas): sending it again is idempotent, so a sync whose answer is lost
+//! neither loses nor counts anything twice, with no script.
+
+pub mod blob;
+pub mod memory_store;
+
+use std::cell::RefCell;
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use blob::HostCounts;
+
+use super::memory::ExpiryClock;
+use super::shm::{GENERATION_MASK, SLOTS, SharedMemoryStorage};
+use super::{
+    CallCounters, HostWindow, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, Storage, StorageError,
+};
+use crate::core::config::Config;
+use crate::core::counts::{SlotCounts, Tally};
+use crate::core::duration::Millis;
+use crate::core::machine::{CircuitState, Phase};
+use crate::core::window::WindowGeometry;
+
+/// The marker after the host prefix of the tier's own records: a NUL, which
+/// a prefix given in PHP may hold but no one writes by accident.
+const HOST_PREFIX_MARKER: &[u8] = b"\0fleet\0";
+
+/// The sync intervals accepted, in ms.
+pub const MIN_SYNC_INTERVAL_MS: Millis = 10;
+pub const MAX_SYNC_INTERVAL_MS: Millis = 60_000;
+
+/// The backoff of a host whose fleet store failed: the first retry after
+/// a second, then doubling up to eight.
+const FIRST_RETRY_MS: Millis = 1_000;
+const LONGEST_RETRY_MS: Millis = 8_000;
+
+/// How long the host keeps a state it follows: the fleet store keeps it,
+/// the host record only has to outlive the calls (it is reused only idle).
+const FOLLOWED_STATE_TTL_MS: Millis = 2 * 86_400_000;
+
+/// How many hosts a host remembers between syncs for a store that keeps
+/// the list apart (Memcached); a larger fleet is read one sync late for
+/// the rest.
+const MAX_KNOWN_HOSTS: usize = 256;
+
+/// The meaning of the plain words of an `F` record: one place for all.
+#[derive(Clone, Copy)]
+enum Word {
+    /// When the next sync is due (ms); the election is a compare-and-set of it.
+    NextSyncAt = 0,
+    /// The host's identity (never 0), drawn once by compare-and-set from 0.
+    HostId = 1,
+    /// 1 while the fleet store is failing: the host decides alone.
+    Degraded = 2,
+    /// When the next attempt at the fleet store is due while degraded.
+    RetryAt = 3,
+    /// How many attempts failed in a row (the backoff's exponent).
+    FailureStreak = 4,
+    /// The buckets, plus one, whose counts are never sent: from the first
+    /// bucket of the last failure (0: none) ...
+    ExcludedFrom = 5,
+    /// ... to the bucket of the recovery, plus one (0: still degraded).
+    ExcludedUntil = 6,
+    /// The generation (masked, plus one) the other hosts' totals belong to.
+    OthersGeneration = 7,
+    /// The others' longest run of failures at the last sync.
+    OthersRun = 8,
+    /// The window (ms) and slot count of the breakers' configuration, seen
+    /// with their outcomes: a sync made by `load_state` sends that window.
+    WindowMs = 9,
+    SlotCount = 10,
+    /// The fleet's generation, whole: the host's state word keeps 14 bits.
+    FleetGeneration = 11,
+    /// How many hosts are in `KnownHosts`.
+    KnownHostCount = 12,
+    /// The other hosts' totals by slot, `SLOTS` words.
+    Others = 16,
+    /// The hosts the store listed at the last sync, `MAX_KNOWN_HOSTS` words.
+    KnownHosts = 64,
+}
+
+/// The plain words of an `F` record.
+struct Control(&'static [AtomicU64]);
+
+impl Control {
+    fn get(&self, word: Word) -> u64 {
+        self.0[word as usize].load(Ordering::Acquire)
+    }
+
+    fn at(&self, word: Word, index: usize) -> &AtomicU64 {
+        &self.0[word as usize + index]
+    }
+
+    fn set(&self, word: Word, value: u64) {
+        self.0[word as usize].store(value, Ordering::Release);
+    }
+
+    fn swap(&self, word: Word, from: u64, to: u64) -> bool {
+        self.0[word as usize]
+            .compare_exchange(from, to, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+
+    fn degraded(&self) -> bool {
+        self.get(Word::Degraded) != 0
+    }
+
+    /// The host's identity, drawn by the first process that needs it.
+    fn host_id(&self) -> u64 {
+        let id = self.get(Word::HostId);
+        if id != 0 {
+            return id;
+        }
+        let drawn = RandomState::new().hash_one((std::process::id(), std::time::SystemTime::now())) | 1;
+        if self.swap(Word::HostId, 0, drawn) {
+            drawn
+        } else {
+            self.get(Word::HostId)
+        }
+    }
+
+    fn geometry(&self) -> Option<(WindowGeometry, usize)> {
+        let (window_ms, slot_count) = (self.get(Word::WindowMs), self.get(Word::SlotCount) as usize);
+        (window_ms > 0 && (1..=SLOTS).contains(&slot_count))
+            .then(|| (WindowGeometry::new(window_ms as Millis), slot_count))
+    }
+
+    fn known_hosts(&self) -> Vec<u64> {
+        let count = (self.get(Word::KnownHostCount) as usize).min(MAX_KNOWN_HOSTS);
+        (0..count)
+            .map(|index| self.at(Word::KnownHosts, index).load(Ordering::Relaxed))
+            .collect()
+    }
+
+    fn set_known_hosts(&self, hosts: &[u64]) {
+        let hosts = &hosts[..hosts.len().min(MAX_KNOWN_HOSTS)];
+        for (index, host) in hosts.iter().enumerate() {
+            self.at(Word::KnownHosts, index).store(*host, Ordering::Relaxed);
+        }
+        self.set(Word::KnownHostCount, hosts.len() as u64);
+    }
+}
+
+/// Whether a host's stored state is the fleet's `state`, as far as the
+/// host's state word keeps it (14 bits of generation; `until` only when
+/// forced, where the word holds it).
+fn same_state(local: CircuitState, fleet: CircuitState) -> bool {
+    local.phase == fleet.phase
+        && local.generation == fleet.generation & GENERATION_MASK
+        && local.forced == fleet.forced
+        && local.backoff == fleet.backoff
+        && if fleet.forced {
+            local.until == fleet.until
+        } else {
+            local.since == fleet.since
+        }
+}
+
+/// How long a degraded host waits before its `streak`-th attempt.
+fn retry_delay_ms(streak: u64) -> Millis {
+    (FIRST_RETRY_MS << streak.saturating_sub(1).min(8)).min(LONGEST_RETRY_MS)
+}
+
+pub struct FleetStorage {
+    fleet: Box<dyn Storage>,
+    /// The host segment, under the host prefix followed by the marker.
+    host: SharedMemoryStorage,
+    sync_interval_ms: Millis,
+    clock: Rc<dyn Fn() -> Millis>,
+    notices: RefCell<Vec<Notice>>,
+}
+
+impl FleetStorage {
+    /// `host` is the host's storage (its segment and prefix), `fleet` the
+    /// fleet store; `sync_interval_ms` is already checked.
+    pub fn new(
+        fleet: Box<dyn Storage>,
+        host: &SharedMemoryStorage,
+        sync_interval_ms: Millis,
+        clock: ExpiryClock,
+    ) -> Self {
+        let clock: Rc<dyn Fn() -> Millis> = Rc::from(clock);
+        let host_clock = Rc::clone(&clock);
+        Self {
+            fleet,
+            host: SharedMemoryStorage::new(
+                host.segment(),
+                [host.prefix(), HOST_PREFIX_MARKER].concat(),
+                Box::new(move || host_clock()),
+            ),
+            sync_interval_ms,
+            clock,
+            notices: RefCell::default(),
+        }
+    }
+
+    fn local(service: &[u8]) -> Vec<u8> {
+        [b"L", service].concat()
+    }
+
+    fn control(&self, service: &[u8]) -> Result<Control, StorageError> {
+        self.host.plain_words(&[b"F", service].concat()).map(Control)
+    }
+
+    /// The whole generation of the host's `generation` (14 bits), as the
+    /// fleet stores it.
+    fn widen(control: &Control, generation: u64) -> u64 {
+        let fleet = control.get(Word::FleetGeneration);
+        if generation & GENERATION_MASK == fleet & GENERATION_MASK {
+            fleet
+        } else {
+            generation
+        }
+    }
+
+    /// Syncs when one is due and this process wins the election for it
+    /// (the retry of a degraded host is the same election on its own word).
+    fn sync_if_due(&self, service: &[u8], control: &Control, now: Millis) -> Result<(), StorageError> {
+        let now_word = now.max(0) as u64;
+        let (word, next) = if control.degraded() {
+            (
+                Word::RetryAt,
+                now + retry_delay_ms(control.get(Word::FailureStreak) + 1),
+            )
+        } else {
+            (Word::NextSyncAt, now + self.sync_interval_ms)
+        };
+        let due_at = control.get(word);
+        if now_word < due_at || !control.swap(word, due_at, next.max(0) as u64) {
+            return Ok(());
+        }
+        self.sync(service, control, now)
+    }
+
+    /// Sends the host's window, reads the fleet's, follows the fleet state.
+    fn sync(&self, service: &[u8], control: &Control, now: Millis) -> Result<(), StorageError> {
+        let local_name = Self::local(service);
+        let local = self.host.load_state(&local_name)?;
+        let generation = Self::widen(control, local.generation);
+        let geometry = control.geometry();
+        let mut counts = HostCounts::default();
+        if let Some((window, slot_count)) = geometry {
+            let (buckets, run) = self
+                .host
+                .window_by_bucket(&local_name, local.generation, window, slot_count, now)?;
+            let (from, until) = (control.get(Word::ExcludedFrom), control.get(Word::ExcludedUntil));
+            let sent = |bucket: i64| {
+                let bucket = bucket.max(0) as u64 + 1;
+                from == 0 || bucket < from || (until != 0 && bucket >= until)
+            };
+            counts.buckets = buckets.into_iter().filter(|(bucket, _)| sent(*bucket)).collect();
+            counts.run = if control.degraded() { 0 } else { run };
+        }
+        let blob = blob::encode(&counts);
+        let host = control.host_id();
+        let known_hosts = control.known_hosts();
+        let ttl_ms = geometry.map_or(0, |(window, _)| window.counter_ttl_ms()) + 2 * self.sync_interval_ms;
+        let request = HostWindow {
+            host,
+            generation,
+            blob: &blob,
+            ttl_ms,
+            known_hosts: &known_hosts,
+        };
+        let view = match self.fleet.sync_host(service, &request) {
+            Ok(view) => view,
+            Err(error) => {
+                self.fleet_failed(control, error, now);
+                return Ok(());
+            }
+        };
+        self.recovered(control, now);
+        if !view.listed_hosts.is_empty() {
+            control.set_known_hosts(&view.listed_hosts);
+        }
+        self.follow(service, control, view.state)?;
+        match geometry {
+            Some((window, slot_count)) if view.state.generation == generation => {
+                let others = view
+                    .hosts
+                    .iter()
+                    .filter(|(id, _)| *id != host)
+                    .map(|(_, blob)| blob.as_slice());
+                let (sums, run) = blob::sum(others, window.buckets_covering(now), slot_count);
+                for (slot, sum) in sums.iter().enumerate() {
+                    control.at(Word::Others, slot).store(*sum, Ordering::Relaxed);
+                }
+                control.set(Word::OthersRun, run);
+                control.set(Word::OthersGeneration, (generation & GENERATION_MASK) + 1);
+            }
+            _ => {
+                // The fleet moved to another generation: its windows are
+                // read at the next call.
+                control.set(Word::OthersGeneration, 0);
+                control.set(Word::NextSyncAt, now.max(0) as u64);
+            }
+        }
+        Ok(())
+    }
+
+    /// The host takes the fleet's state, when it has another.
+    fn follow(&self, service: &[u8], control: &Control, fleet: CircuitState) -> Result<(), StorageError> {
+        control.set(Word::FleetGeneration, fleet.generation);
+        let local_name = Self::local(service);
+        for _ in 0..4 {
+            let local = self.host.load_state(&local_name)?;
+            if same_state(local, fleet) {
+                return Ok(());
+            }
+            if self
+                .host
+                .compare_and_set_state(&local_name, local, fleet, FOLLOWED_STATE_TTL_MS)?
+            {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// The fleet store failed: the host decides alone from now on; the
+    /// process that switches it says so, once.
+    fn fleet_failed(&self, control: &Control, error: StorageError, now: Millis) {
+        let now_word = now.max(0) as u64;
+        if control.swap(Word::Degraded, 0, 1) {
+            let bucket = control
+                .geometry()
+                .map_or(0, |(window, _)| window.bucket_at(now).max(0) as u64 + 1);
+            control.set(Word::ExcludedUntil, 0);
+            control.set(Word::ExcludedFrom, bucket);
+            control.set(Word::FailureStreak, 1);
+            control.set(Word::RetryAt, now_word + retry_delay_ms(1) as u64);
+            self.notices.borrow_mut().push(Notice::StorageFailed(error));
+        } else {
+            let streak = control.get(Word::FailureStreak) + 1;
+            control.set(Word::FailureStreak, streak);
+            control.set(Word::RetryAt, now_word + retry_delay_ms(streak) as u64);
+        }
+    }
+
+    /// A round trip to the fleet store worked: a degraded host decides on
+    /// fleet counts again; the process that switches it back says so, once.
+    fn recovered(&self, control: &Control, now: Millis) {
+        if control.swap(Word::Degraded, 1, 0) {
+            let bucket = control
+                .geometry()
+                .map_or(0, |(window, _)| window.bucket_at(now).max(0) as u64 + 1);
+            // The bucket of the recovery holds counts of the degraded time too.
+            control.set(Word::ExcludedUntil, bucket + 1);
+            control.set(Word::FailureStreak, 0);
+            control.set(Word::NextSyncAt, now.max(0) as u64);
+            self.notices.borrow_mut().push(Notice::StorageRecovered);
+        }
+    }
+
+    /// The others' totals to add to the host's window of `generation`, when
+    /// the last sync saw that generation.
+    fn others(control: &Control, generation: u64, slot_count: usize) -> Option<(Vec<u64>, u64)> {
+        if control.get(Word::OthersGeneration) != (generation & GENERATION_MASK) + 1 {
+            return None;
+        }
+        let sums = (0..slot_count.min(SLOTS))
+            .map(|slot| control.at(Word::Others, slot).load(Ordering::Relaxed))
+            .collect();
+        Some((sums, control.get(Word::OthersRun)))
+    }
+
+    /// Runs `at_fleet` on the fleet store unless the host is degraded; a
+    /// failure degrades it. `None`: decide on the host.
+    fn at_fleet<T>(
+        &self,
+        control: &Control,
+        at_fleet: impl FnOnce(&dyn Storage) -> Result<T, StorageError>,
+    ) -> Option<T> {
+        if control.degraded() {
+            return None;
+        }
+        match at_fleet(self.fleet.as_ref()) {
+            Ok(value) => Some(value),
+            Err(error) => {
+                self.fleet_failed(control, error, (self.clock)());
+                None
+            }
+        }
+    }
+}
+
+impl Storage for FleetStorage {
+    fn begin_call(&self) {
+        self.fleet.begin_call();
+    }
+
+    fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
+        let control = self.control(service)?;
+        self.sync_if_due(service, &control, (self.clock)())?;
+        let local = self.host.load_state(&Self::local(service))?;
+        if local.phase != Phase::HalfOpen {
+            return Ok(local);
+        }
+        // Half-open is decided at the fleet store: one trial fleet-wide.
+        match self.at_fleet(&control, |fleet| fleet.load_state(service)) {
+            Some(state) => {
+                self.follow(service, &control, state)?;
+                Ok(state)
+            }
+            None => Ok(local),
+        }
+    }
+
+    fn compare_and_set_state(
+        &self,
+        service: &[u8],
+        expected: CircuitState,
+        new: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        let control = self.control(service)?;
+        let local_name = Self::local(service);
+        let generation = Self::widen(&control, expected.generation);
+        let step = new.generation.wrapping_sub(expected.generation) & GENERATION_MASK;
+        let expected_at_fleet = CircuitState { generation, ..expected };
+        let new_at_fleet = CircuitState {
+            generation: generation + step,
+            ..new
+        };
+        let stored = self.at_fleet(&control, |fleet| {
+            let won = fleet.compare_and_set_state(service, expected_at_fleet, new_at_fleet, ttl_ms)?;
+            let current = if won { new_at_fleet } else { fleet.load_state(service)? };
+            Ok((won, current))
+        });
+        match stored {
+            Some((won, current)) => {
+                self.follow(service, &control, current)?;
+                Ok(won)
+            }
+            None => self.host.compare_and_set_state(&local_name, expected, new, ttl_ms),
+        }
+    }
+
+    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
+        let control = self.control(service)?;
+        let window_ms = record.window.window_ms().max(0) as u64;
+        if control.get(Word::WindowMs) != window_ms || control.get(Word::SlotCount) != record.slot_count as u64 {
+            control.set(Word::WindowMs, window_ms);
+            control.set(Word::SlotCount, record.slot_count as u64);
+            // A sync without the window read no one's: this host counts
+            // with the fleet from this call on.
+            control.set(Word::NextSyncAt, 0);
+        }
+        self.sync_if_due(service, &control, record.now)?;
+        // Counted on the host in every phase: while degraded, the host's
+        // half-open state decides on these.
+        let (state, mut tally) = self.host.record_outcome(&Self::local(service), record)?;
+        if state.phase == Phase::HalfOpen {
+            if let Some((state, tally)) = self.at_fleet(&control, |fleet| fleet.record_outcome(service, record)) {
+                self.follow(service, &control, state)?;
+                return Ok((state, tally));
+            }
+            return Ok((state, tally));
+        }
+        if control.degraded() {
+            return Ok((state, tally));
+        }
+        if let Some((sums, run)) = Self::others(&control, state.generation, record.slot_count) {
+            let own = &tally.window;
+            tally.window = SlotCounts::from_fn(own.len(), |slot| own[slot] + sums.get(slot).copied().unwrap_or(0));
+            tally.consecutive_failures = tally.consecutive_failures.max(run);
+        }
+        Ok((state, tally))
+    }
+
+    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+        let control = self.control(service)?;
+        let at_fleet = CircuitState {
+            generation: Self::widen(&control, state.generation),
+            ..state
+        };
+        match self.at_fleet(&control, |fleet| fleet.admit_half_open(service, at_fleet, ttl_ms)) {
+            Some(admissions) => Ok(admissions),
+            None => self.host.admit_half_open(&Self::local(service), state, ttl_ms),
+        }
+    }
+
+    /// The window as the rules see it: the host's own, live, plus the
+    /// others' at the last sync; in half-open, the fleet store's.
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        let control = self.control(service)?;
+        let local_name = Self::local(service);
+        let local = self.host.load_state(&local_name)?;
+        if local.phase == Phase::HalfOpen {
+            let generation = Self::widen(&control, generation);
+            if let Some(counts) = self.at_fleet(&control, |fleet| {
+                fleet.read_window(service, generation, window, slot_count, now)
+            }) {
+                return Ok(counts);
+            }
+        }
+        let mut counts = self
+            .host
+            .read_window(&local_name, generation & GENERATION_MASK, window, slot_count, now)?;
+        if !control.degraded()
+            && let Some((sums, _)) = Self::others(&control, generation, slot_count)
+        {
+            for (count, other) in counts.iter_mut().zip(sums) {
+                *count += other;
+            }
+        }
+        Ok(counts)
+    }
+
+    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        self.fleet.list_circuits(prefix)
+    }
+
+    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
+        self.fleet.list_circuits_with_counters(prefix)
+    }
+
+    /// Metrics are the host's: each host counts its own calls.
+    fn count_permission(&self, service: &[u8], permitted: bool, config: &Config) {
+        self.host.count_permission(&Self::local(service), permitted, config);
+    }
+
+    fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
+        self.host.counters(&Self::local(service))
+    }
+
+    fn max_slots(&self) -> Option<usize> {
+        Some(self.fleet.max_slots().map_or(SLOTS, |fleet| fleet.min(SLOTS)))
+    }
+
+    fn take_notices(&self, notice: &mut dyn FnMut(Notice)) {
+        for pending in self.notices.take() {
+            notice(pending);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,267 @@
+//! Two or three "hosts" (each a segment of its own) over one fleet store in
+//! memory, on a manual clock.
+
+use std::cell::Cell;
+
+use super::memory_store::MemoryFleetStore;
+use super::*;
+use crate::breaker::{Breaker, Event, Permission};
+use crate::core::counts::Outcome;
+use crate::core::half_open::HalfOpenPolicy;
+use crate::core::rules::OpeningRule;
+use crate::storage::memory::InMemoryStorage;
+use crate::storage::shm::Segment;
+
+const T0: Millis = 1_764_000_000_000;
+const SYNC_MS: Millis = 200;
+
+struct Fleet {
+    clock: Rc<Cell<Millis>>,
+    store: MemoryFleetStore,
+}
+
+impl Fleet {
+    fn new() -> Self {
+        let clock = Rc::new(Cell::new(T0));
+        let store_clock = Rc::clone(&clock);
+        Self {
+            store: MemoryFleetStore::new(InMemoryStorage::new(Box::new(move || store_clock.get()))),
+            clock,
+        }
+    }
+
+    /// A host: a segment of its own, as a PHP-FPM master has.
+    fn host(&self) -> FleetStorage {
+        let segment: &'static Segment = Box::leak(Box::new(Segment::create(1 << 20, 1.0).unwrap()));
+        let clock = Rc::clone(&self.clock);
+        let host = SharedMemoryStorage::new(segment, b"app:".to_vec(), Box::new(move || clock.get()));
+        let clock = Rc::clone(&self.clock);
+        FleetStorage::new(
+            Box::new(self.store.clone()),
+            &host,
+            SYNC_MS,
+            Box::new(move || clock.get()),
+        )
+    }
+
+    fn advance(&self, ms: Millis) {
+        self.clock.set(self.clock.get() + ms);
+    }
+
+    fn now(&self) -> Millis {
+        self.clock.get()
+    }
+}
+
+fn config() -> Config {
+    Config::new(
+        60.0,
+        vec![OpeningRule::failure_rate(50.0, 10).unwrap()],
+        10.0,
+        HalfOpenPolicy::permitted_calls(30.0, 1).unwrap(),
+    )
+    .unwrap()
+}
+
+fn breaker<'a>(storage: &'a FleetStorage, config: &'a Config) -> Breaker<'a, dyn Storage + 'a> {
+    Breaker {
+        service: b"api",
+        config,
+        storage,
+    }
+}
+
+fn register(host: &FleetStorage, config: &Config, outcome: Outcome, now: Millis) -> Vec<Event> {
+    let mut events = Vec::new();
+    breaker(host, config).register(outcome, None, now, &mut |event| events.push(event));
+    events
+}
+
+fn acquire(host: &FleetStorage, config: &Config, now: Millis) -> (Permission, Vec<Event>) {
+    let mut events = Vec::new();
+    let permission = breaker(host, config).acquire(now, &mut |event| events.push(event));
+    (permission, events)
+}
+
+fn openings(events: &[Event]) -> usize {
+    events
+        .iter()
+        .filter(|event| matches!(event, Event::Opened { .. }))
+        .count()
+}
+
+#[test]
+fn failures_split_across_hosts_open_the_fleet_once_and_every_host_follows() {
+    let fleet = Fleet::new();
+    let config = config();
+    let (first, second) = (fleet.host(), fleet.host());
+    let mut events = Vec::new();
+    // 4 failures + 2 successes on each host: neither reaches 10 requests
+    // alone; together 12 requests, 8 failures.
+    for host in [&first, &second] {
+        for outcome in [Outcome::Failure, Outcome::Success, Outcome::Failure, Outcome::Failure] {
+            events.extend(register(host, &config, outcome, fleet.now()));
+        }
+    }
+    assert_eq!(openings(&events), 0, "no host knows the other's counts yet");
+    fleet.advance(SYNC_MS);
+    // Each host syncs at its next call; the second to sync sees both.
+    for host in [&first, &second, &first] {
+        events.extend(register(host, &config, Outcome::Failure, fleet.now()));
+        fleet.advance(SYNC_MS);
+    }
+    assert_eq!(openings(&events), 1, "{events:?}");
+    assert_eq!(fleet.store.load_state(b"api").unwrap().phase, Phase::Open);
+    // Both hosts reject, the loser after its next sync at most.
+    fleet.advance(SYNC_MS);
+    for host in [&first, &second] {
+        let (permission, events) = acquire(host, &config, fleet.now());
+        assert!(
+            matches!(permission, Permission::Rejected { phase: Phase::Open, .. }),
+            "{permission:?}"
+        );
+        assert_eq!(openings(&events), 0);
+    }
+}
+
+#[test]
+fn calls_between_syncs_cost_no_round_trip() {
+    let fleet = Fleet::new();
+    let config = config();
+    let host = fleet.host();
+    for _ in 0..1_000 {
+        acquire(&host, &config, fleet.now());
+        register(&host, &config, Outcome::Success, fleet.now());
+        fleet.advance(1);
+    }
+    // 1 000 ms at one sync per 200 ms, and the first call's.
+    assert!(fleet.store.syncs() <= 6, "{} syncs", fleet.store.syncs());
+    assert!(fleet.store.syncs() >= 5, "{} syncs", fleet.store.syncs());
+}
+
+#[test]
+fn a_sync_sent_twice_counts_once() {
+    let fleet = Fleet::new();
+    let config = config();
+    let (first, second) = (fleet.host(), fleet.host());
+    for _ in 0..3 {
+        register(&first, &config, Outcome::Failure, fleet.now());
+    }
+    // Three syncs of the same window: it stays three failures for the others.
+    for _ in 0..3 {
+        fleet.advance(SYNC_MS);
+        acquire(&first, &config, fleet.now());
+    }
+    fleet.advance(SYNC_MS);
+    register(&second, &config, Outcome::Success, fleet.now());
+    let window = second
+        .read_window(b"api", 0, config.window, config.bands.slot_count(), fleet.now())
+        .unwrap();
+    assert_eq!(window, vec![1, 3]);
+}
+
+#[test]
+fn a_dead_store_degrades_each_host_once_and_recovery_is_said_once() {
+    let fleet = Fleet::new();
+    let config = config();
+    let host = fleet.host();
+    register(&host, &config, Outcome::Success, fleet.now());
+    // The failure begins in a later bucket (of 1 s).
+    fleet.advance(1_000);
+    fleet.store.set_down(true);
+    let mut events = Vec::new();
+    // The host opens on its own failures while the store is down.
+    for _ in 0..20 {
+        events.extend(register(&host, &config, Outcome::Failure, fleet.now()));
+        fleet.advance(50);
+    }
+    let failed = events
+        .iter()
+        .filter(|event| matches!(event, Event::StorageFailed(_)))
+        .count();
+    assert_eq!(failed, 1, "{events:?}");
+    assert_eq!(openings(&events), 1, "the host alone opens: {events:?}");
+    let (permission, _) = acquire(&host, &config, fleet.now());
+    assert!(matches!(permission, Permission::Rejected { .. }));
+    fleet.store.set_down(false);
+    let mut events = Vec::new();
+    for _ in 0..20 {
+        events.extend(acquire(&host, &config, fleet.now()).1);
+        fleet.advance(500);
+    }
+    let recovered = events
+        .iter()
+        .filter(|event| matches!(event, Event::StorageRecovered))
+        .count();
+    assert_eq!(recovered, 1, "{events:?}");
+    assert!(!events.iter().any(|event| matches!(event, Event::StorageFailed(_))));
+    // The host follows the fleet again (closed: no host made it open), and
+    // the failures counted while degraded were not sent.
+    assert_eq!(acquire(&host, &config, fleet.now()).0, Permission::Permitted);
+    let other = fleet.host();
+    fleet.advance(SYNC_MS);
+    acquire(&host, &config, fleet.now());
+    fleet.advance(SYNC_MS);
+    register(&other, &config, Outcome::Success, fleet.now());
+    let window = other
+        .read_window(b"api", 0, config.window, config.bands.slot_count(), fleet.now())
+        .unwrap();
+    assert_eq!(
+        window,
+        vec![2, 0],
+        "the other's success, and only the success before the failure"
+    );
+}
+
+#[test]
+fn the_backoff_of_a_degraded_host_doubles_up_to_eight_seconds() {
+    assert_eq!(
+        (1..=6).map(retry_delay_ms).collect::<Vec<_>>(),
+        vec![1_000, 2_000, 4_000, 8_000, 8_000, 8_000]
+    );
+}
+
+#[test]
+fn half_open_admissions_are_counted_fleet_wide() {
+    let fleet = Fleet::new();
+    let config = config();
+    let (first, second) = (fleet.host(), fleet.host());
+    for _ in 0..10 {
+        register(&first, &config, Outcome::Failure, fleet.now());
+    }
+    assert_eq!(fleet.store.load_state(b"api").unwrap().phase, Phase::Open);
+    fleet.advance(10_000);
+    let mut permitted = 0;
+    for host in [&first, &second, &first, &second] {
+        if acquire(host, &config, fleet.now()).0 == Permission::Permitted {
+            permitted += 1;
+        }
+    }
+    assert_eq!(permitted, 1, "a single trial in the whole fleet");
+}
+
+#[test]
+fn states_follow_the_fleet_beyond_the_generations_a_host_word_keeps() {
+    let fleet = Fleet::new();
+    let config = config();
+    let host = fleet.host();
+    let wide = CircuitState {
+        generation: GENERATION_MASK + 5,
+        since: fleet.now(),
+        ..CircuitState::INITIAL
+    };
+    assert!(
+        fleet
+            .store
+            .compare_and_set_state(b"api", CircuitState::INITIAL, wide, 60_000)
+            .unwrap()
+    );
+    acquire(&host, &config, fleet.now());
+    let mut events = Vec::new();
+    for _ in 0..10 {
+        events.extend(register(&host, &config, Outcome::Failure, fleet.now()));
+    }
+    assert_eq!(openings(&events), 1, "{events:?}");
+    let stored = fleet.store.load_state(b"api").unwrap();
+    assert_eq!((stored.phase, stored.generation), (Phase::Open, GENERATION_MASK + 6));
+}
