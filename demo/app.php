@@ -16,6 +16,7 @@ use Zeusi\CircuitBreaker\HalfOpen\RampPolicy;
 use Zeusi\CircuitBreaker\Opening\ConsecutiveFailuresRule;
 use Zeusi\CircuitBreaker\Opening\FailureOrSlowCallRateRule;
 use Zeusi\CircuitBreaker\Opening\FailureRateRule;
+use Zeusi\CircuitBreaker\Storage\FleetStorage;
 use Zeusi\CircuitBreaker\Storage\RedisStorage;
 use Zeusi\CircuitBreaker\Storage\SharedMemoryStorage;
 use Zeusi\CircuitBreaker\Storage\StorageInterface;
@@ -41,7 +42,8 @@ function storage(): StorageInterface
     $redis = $_SERVER['DEMO_REDIS'] ?? '';
     return match (true) {
         $redis === '' => new SharedMemoryStorage('demo:'),
-        ($_SERVER['DEMO_STORAGE'] ?? '') === 'fleet' => new RedisStorage($redis, 'demo:'), // FleetStorage: not merged yet
+        // The host's segment (the PHP-FPM master's) in front of Redis.
+        ($_SERVER['DEMO_STORAGE'] ?? '') === 'fleet' => new FleetStorage(new RedisStorage($redis, 'demo:')),
         default => new RedisStorage($redis, 'demo:'),
     };
 }

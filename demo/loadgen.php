@@ -2,12 +2,14 @@
 // The load generator of the demo: CLIENTS processes per host send requests
 // to its PHP-FPM pool in a loop, each logging every answer; the parent prints
 // one line per second (circuit state, answers, upstream calls, latencies,
-// workers busy; with several hosts, the state and the workers busy of each)
-// and leaves a summary in JSON for the report.
+// workers busy; with several hosts, the state and the workers busy of each;
+// with Redis, the round trips it served) and leaves a summary in JSON for the
+// report.
 // Usage: php loadgen.php LABEL FPM_ADDRESS[,...] STATUS_ADDRESS[,...] BREAKER(0|1) SECONDS OUTPUT_DIR
 // (one FPM and one status address per host, in the same order).
 
 require __DIR__ . '/fastcgi.php';
+require __DIR__ . '/redis-stats.php';
 
 [, $label, $fpms, $statuses, $breaker, $seconds, $output] = $argv;
 $seconds = (int) $seconds;
@@ -30,6 +32,62 @@ $params = [
     'DEMO_EVENT_LOG' => (string) getenv('DEMO_EVENT_LOG'),
     'DEMO_START_FILE' => getenv('DEMO_START_FILE'),
 ];
+
+/** Redis's counters each second: what the application cost it since the last sample. */
+final class RedisSampler
+{
+    /** @var resource|null */
+    private $socket = null;
+    /** The counters of the last sample on this connection; null before the baseline. */
+    private ?array $last = null;
+    /** The reads of the sampler's own INFO commands, for the run's totals to leave out. */
+    public int $ownRoundTrips = 0;
+
+    public function __construct(private string $address)
+    {
+    }
+
+    /** @return array{round_trips: int, usec: int}|null null while Redis is down, and for the baseline */
+    public function sample(): ?array
+    {
+        if ($this->socket === null) {
+            $this->socket = @stream_socket_client("tcp://{$this->address}", $errno, $error, 0.5) ?: null;
+            if ($this->socket === null) {
+                return null;
+            }
+            stream_set_timeout($this->socket, 1);
+        }
+        $now = redis_counters($this->socket);
+        if ($now === null) {
+            // Redis went down: when it is back, it counts from zero.
+            fclose($this->socket);
+            $this->socket = null;
+            $this->last = $this->last === null ? null : ['round_trips' => 0, 'usec' => 0, 'own' => 0];
+            return null;
+        }
+        $this->ownRoundTrips += 2;
+        // This sample's first INFO is counted in $now; the previous sample's
+        // second INFO, on the same server, since the previous sample.
+        $now['own'] = 1;
+        $delta = $this->last === null ? null : [
+            'round_trips' => $now['round_trips'] - $this->last['round_trips'] - $this->last['own'] - 1,
+            'usec' => $now['usec'] - $this->last['usec'],
+        ];
+        $this->last = $now;
+        return $delta;
+    }
+
+    public function close(): void
+    {
+        if ($this->socket !== null) {
+            fclose($this->socket);
+            $this->ownRoundTrips++;
+        }
+    }
+}
+$redisUrl = (string) getenv('DEMO_REDIS');
+$redis = $redisUrl === '' ? null : new RedisSampler(parse_url($redisUrl, PHP_URL_HOST) . ':' . parse_url($redisUrl, PHP_URL_PORT));
+$redis?->sample();
 
 $clients = [];
 for ($client = 0; $client < CLIENTS * $hosts; $client++) {
@@ -80,7 +138,7 @@ $rows = [];
 // One host: a state and a count of busy workers; several: one of each per
 // host, joined by '/'.
 $circuitWidth = $hosts > 1 ? 10 * $hosts : 9;
-printf("%-9s %4s %-10s %-{$circuitWidth}s %6s %8s %6s %8s %8s %8s %5s\n", $label, 's', 'phase', 'circuit', 'ok', 'fallback', 'failed', 'upstream', 'p50 ms', 'p99 ms', 'busy');
+printf("%-9s %4s %-10s %-{$circuitWidth}s %6s %8s %6s %8s %8s %8s %5s%s\n", $label, 's', 'phase', 'circuit', 'ok', 'fallback', 'failed', 'upstream', 'p50 ms', 'p99 ms', 'busy', $redis ? '  redis rt' : '');
 $lines = [];
 for ($second = 1; $second <= $seconds; $second++) {
     time_sleep_until($start + $second + 0.2);
@@ -110,6 +168,7 @@ for ($second = 1; $second <= $seconds; $second++) {
         $fpmStatus = json_decode(fcgi_request($status, ['SCRIPT_NAME' => '/status', 'SCRIPT_FILENAME' => '/status', 'QUERY_STRING' => 'json', 'REQUEST_METHOD' => 'GET'], 2.0) ?? '{}', true);
         $perHost[$host]['busy'] = $fpmStatus['active processes'] ?? -1;
     }
+    $redisSecond = $redis?->sample();
     $latencies = array_merge(...array_column($perHost, 'latencies'));
     $row = [
         'second' => $second, 'phase' => phase_at($second - 1), 'state' => implode('/', array_column($perHost, 'state')),
@@ -117,15 +176,20 @@ for ($second = 1; $second <= $seconds; $second++) {
         'failed' => array_sum(array_column($perHost, 'failed')), 'upstream' => $calls,
         'p50' => percentile($latencies, 0.5), 'p99' => percentile($latencies, 0.99),
         'busy' => array_sum(array_column($perHost, 'busy')),
+        'redis_round_trips' => $redisSecond['round_trips'] ?? null, 'redis_usec' => $redisSecond['usec'] ?? null,
         'hosts' => array_map(fn ($host) => [
             'state' => $host['state'], 'answers' => $host['ok'] + $host['rejected'] + $host['failed'],
             'p99' => percentile($host['latencies'], 0.99), 'busy' => $host['busy'],
         ], $perHost),
     ];
     $rows[] = $row;
-    printf("%-9s %4d %-10s %-{$circuitWidth}s %6d %8d %6d %8d %8.0f %8.0f %5s\n", '', $second, $row['phase'], $row['state'], $row['ok'], $row['rejected'], $row['failed'], $calls, $row['p50'], $row['p99'], implode('/', array_column($perHost, 'busy')));
+    printf("%-9s %4d %-10s %-{$circuitWidth}s %6d %8d %6d %8d %8.0f %8.0f %5s%s\n", '', $second, $row['phase'], $row['state'], $row['ok'], $row['rejected'], $row['failed'], $calls, $row['p50'], $row['p99'], implode('/', array_column($perHost, 'busy')), $redis ? sprintf('%10s', $redisSecond['round_trips'] ?? 'down') : '');
 }
 foreach ($clients as $client) {
     pcntl_waitpid($client['pid'], $status_code);
 }
 file_put_contents("$output/$label.json", json_encode($rows));
+if ($redis !== null) {
+    $redis->close();
+    file_put_contents("$output/$label-redis-sampler.json", json_encode(['round_trips' => $redis->ownRoundTrips]));
+}

@@ -64,9 +64,10 @@ foreach ($runs as $label => $title) {
             ];
         }
     }
-    // What Redis served during the run, from its own counters; a restarted
-    // Redis counts from zero, so the count before it stopped is added.
-    $redisStats = glob("$output/$label-redis-*.json");
+    // What Redis served during the run, from its own counters: a restarted
+    // Redis counts from zero, so the count before it stopped is added, and
+    // the load generator's own samples are left out.
+    $redisStats = glob("$output/$label-redis-[0-9].json");
     if ($redisStats) {
         $redis = ['round_trips' => 0, 'usec' => 0];
         foreach ($redisStats as $file) {
@@ -74,9 +75,16 @@ foreach ($runs as $label => $title) {
                 $redis[$key] += $value;
             }
         }
+        $redis['round_trips'] -= json_decode(file_get_contents("$output/$label-redis-sampler.json"), true)['round_trips'];
+        // The seconds no host was half-open: a half-open circuit admits its
+        // trials in the store itself, a round trip a call.
+        $steady = array_filter($rows, fn ($row) => !str_contains($row['state'], 'half_open') && $row['redis_round_trips'] !== null);
+        $steadyAnswers = array_sum(array_map(fn ($r) => $r['ok'] + $r['rejected'] + $r['failed'], $steady));
         $summary[$title] += [
             'Redis round trips per request' => sprintf('%.3f', $redis['round_trips'] / max(1, $answered)),
             'Redis CPU per request (us)' => sprintf('%.2f', $redis['usec'] / max(1, $answered)),
+            'Redis round trips/request, none half-open' => sprintf('%.3f', array_sum(array_column($steady, 'redis_round_trips')) / max(1, $steadyAnswers)),
+            'Redis CPU/request (us), none half-open' => sprintf('%.2f', array_sum(array_column($steady, 'redis_usec')) / max(1, $steadyAnswers)),
         ];
     }
     $series[$title] = $rows;
