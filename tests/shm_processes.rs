@@ -151,6 +151,7 @@ fn race(
                         Event::Closed => 'C',
                         Event::Rejected { .. } => 'r',
                         Event::StorageFailed(_) => 'F',
+                        Event::StorageRecovered => 'R',
                         Event::Forced { .. } | Event::Reset => 'M',
                     })
                 });

@@ -219,9 +219,8 @@ impl FleetStorage {
         syncInterval: Float,
     ) -> Result<Self, PhpException> {
         refuse_reconstruction::<Self>()?;
-        let store = HeldStore::of(fleet.0).ok_or_else(|| {
-            invalid_configuration(ConfigError::new("fleet", describe(fleet.0), FLEET_LIMITS))
-        })?;
+        let store = HeldStore::of(fleet.0)
+            .ok_or_else(|| invalid_configuration(ConfigError::new("fleet", describe(fleet.0), FLEET_LIMITS)))?;
         let sync_interval_ms = checked_millis(
             "syncInterval",
             syncInterval.0,

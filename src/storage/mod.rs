@@ -98,8 +98,8 @@ pub struct FleetView {
     /// Every host's window of the generation, this host's included.
     pub hosts: Vec<(u64, Vec<u8>)>,
     /// Every host the store knows of in the generation, when it keeps a
-    /// list apart from the windows (Memcached); empty otherwise.
-    pub listed_hosts: Vec<u64>,
+    /// list apart from the windows (Memcached).
+    pub listed_hosts: Option<Vec<u64>>,
 }
 
 /// One outcome to count, with what is needed to read back its window.

@@ -49,6 +49,11 @@ pub trait Backend {
         self.storage(prefix)
     }
 
+    /// After an operator's command: a storage whose hosts follow the
+    /// fleet at their next sync (`FleetStorage`) makes that sync due, so
+    /// that the suite's clock need not move for it.
+    fn command_stored(&self, _service: &[u8]) {}
+
     /// Whether its storages list their circuits (Memcached and the
     /// key-value composition cannot).
     fn lists_circuits(&self) -> bool {
@@ -155,6 +160,7 @@ impl Circuit<'_> {
             .command(command, self.env.clock.get(), &mut |event| events.push(event))
             .expect("the command is stored");
         self.events.borrow_mut().extend(events);
+        self.env.backend.command_stored(&self.service);
     }
 
     fn status(&self) -> (Status, Vec<u64>) {
@@ -188,6 +194,7 @@ impl Circuit<'_> {
                 Event::Reset => Some("reset"),
                 Event::Rejected { .. } => None,
                 Event::StorageFailed(error) => panic!("storage failed: {error}"),
+                Event::StorageRecovered => panic!("storage recovered: it never failed"),
             })
             .collect()
     }

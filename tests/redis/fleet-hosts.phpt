@@ -5,7 +5,7 @@ FleetStorage over Redis: two hosts (two processes, two workers each) open the fl
 --FILE--
 <?php
 require __DIR__ . '/redis.inc';
-require __DIR__ . '/fleet.inc';
+require __DIR__ . '/../integration/fleet.inc';
 
 $store = ['redis' => redis_env('CB_REDIS_DSN')];
 $log = tempnam(sys_get_temp_dir(), 'fleet');

@@ -5,7 +5,7 @@ FleetStorage over Redis: the store killed mid-traffic, each host opens on its ow
 --FILE--
 <?php
 require __DIR__ . '/redis.inc';
-require __DIR__ . '/fleet.inc';
+require __DIR__ . '/../integration/fleet.inc';
 
 $server = stream_socket_server('tcp://127.0.0.1:0');
 $port = (int) explode(':', stream_socket_get_name($server, false))[1];

@@ -87,8 +87,25 @@ impl Storage for MemoryFleetStore {
         self.up()?.read_window(service, generation, window, slot_count, now)
     }
 
+    /// As Redis lists them: circuits with a state, and those with only
+    /// hosts' windows (closed, never changed).
     fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
-        self.up()?.list_circuits(prefix)
+        let mut circuits = self.up()?.list_circuits(prefix)?;
+        let mut windowed: Vec<Vec<u8>> = self
+            .windows
+            .borrow()
+            .keys()
+            .map(|(service, _)| service.clone())
+            .filter(|service| service.starts_with(prefix))
+            .collect();
+        windowed.sort_unstable();
+        windowed.dedup();
+        for service in windowed {
+            if !circuits.iter().any(|(listed, _)| *listed == service) {
+                circuits.push((service, CircuitState::INITIAL));
+            }
+        }
+        Ok(circuits)
     }
 
     fn sync_host(&self, service: &[u8], window: &HostWindow<'_>) -> Result<FleetView, StorageError> {
@@ -100,7 +117,7 @@ impl Storage for MemoryFleetStore {
         Ok(FleetView {
             state,
             hosts: hosts.iter().map(|(host, blob)| (*host, blob.clone())).collect(),
-            listed_hosts: Vec::new(),
+            listed_hosts: None,
         })
     }
 }

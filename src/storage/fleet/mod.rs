@@ -212,6 +212,14 @@ impl FleetStorage {
         }
     }
 
+    /// Makes the next call on this host for `service` sync, whenever the
+    /// last one was: what a test uses to see a command of another host at
+    /// once, rather than one interval later.
+    pub fn make_sync_due(&self, service: &[u8]) -> Result<(), StorageError> {
+        self.control(service)?.set(Word::NextSyncAt, 0);
+        Ok(())
+    }
+
     fn local(service: &[u8]) -> Vec<u8> {
         [b"L", service].concat()
     }
@@ -252,27 +260,38 @@ impl FleetStorage {
 
     /// Sends the host's window, reads the fleet's, follows the fleet state.
     fn sync(&self, service: &[u8], control: &Control, now: Millis) -> Result<(), StorageError> {
+        let Some((window, slot_count)) = control.geometry() else {
+            // No outcome yet on this host: nothing to send, the state to follow.
+            return match self.fleet.load_state(service) {
+                Ok(state) => {
+                    self.recovered(control, now);
+                    self.follow(service, control, state)
+                }
+                Err(error) => {
+                    self.fleet_failed(control, error, now);
+                    Ok(())
+                }
+            };
+        };
         let local_name = Self::local(service);
         let local = self.host.load_state(&local_name)?;
         let generation = Self::widen(control, local.generation);
-        let geometry = control.geometry();
-        let mut counts = HostCounts::default();
-        if let Some((window, slot_count)) = geometry {
-            let (buckets, run) = self
-                .host
-                .window_by_bucket(&local_name, local.generation, window, slot_count, now)?;
-            let (from, until) = (control.get(Word::ExcludedFrom), control.get(Word::ExcludedUntil));
-            let sent = |bucket: i64| {
-                let bucket = bucket.max(0) as u64 + 1;
-                from == 0 || bucket < from || (until != 0 && bucket >= until)
-            };
-            counts.buckets = buckets.into_iter().filter(|(bucket, _)| sent(*bucket)).collect();
-            counts.run = if control.degraded() { 0 } else { run };
-        }
+        let (buckets, run) = self
+            .host
+            .window_by_bucket(&local_name, local.generation, window, slot_count, now)?;
+        let (from, until) = (control.get(Word::ExcludedFrom), control.get(Word::ExcludedUntil));
+        let sent = |bucket: i64| {
+            let bucket = bucket.max(0) as u64 + 1;
+            from == 0 || bucket < from || (until != 0 && bucket >= until)
+        };
+        let counts = HostCounts {
+            buckets: buckets.into_iter().filter(|(bucket, _)| sent(*bucket)).collect(),
+            run: if control.degraded() { 0 } else { run },
+        };
         let blob = blob::encode(&counts);
         let host = control.host_id();
         let known_hosts = control.known_hosts();
-        let ttl_ms = geometry.map_or(0, |(window, _)| window.counter_ttl_ms()) + 2 * self.sync_interval_ms;
+        let ttl_ms = window.counter_ttl_ms() + 2 * self.sync_interval_ms;
         let request = HostWindow {
             host,
             generation,
@@ -288,30 +307,28 @@ impl FleetStorage {
             }
         };
         self.recovered(control, now);
-        if !view.listed_hosts.is_empty() {
-            control.set_known_hosts(&view.listed_hosts);
+        if let Some(listed) = &view.listed_hosts {
+            // A list that lost this host (expired) gets it again next sync.
+            control.set_known_hosts(listed);
         }
         self.follow(service, control, view.state)?;
-        match geometry {
-            Some((window, slot_count)) if view.state.generation == generation => {
-                let others = view
-                    .hosts
-                    .iter()
-                    .filter(|(id, _)| *id != host)
-                    .map(|(_, blob)| blob.as_slice());
-                let (sums, run) = blob::sum(others, window.buckets_covering(now), slot_count);
-                for (slot, sum) in sums.iter().enumerate() {
-                    control.at(Word::Others, slot).store(*sum, Ordering::Relaxed);
-                }
-                control.set(Word::OthersRun, run);
-                control.set(Word::OthersGeneration, (generation & GENERATION_MASK) + 1);
+        if view.state.generation == generation {
+            let others = view
+                .hosts
+                .iter()
+                .filter(|(id, _)| *id != host)
+                .map(|(_, blob)| blob.as_slice());
+            let (sums, run) = blob::sum(others, window.buckets_covering(now), slot_count);
+            for (slot, sum) in sums.iter().enumerate() {
+                control.at(Word::Others, slot).store(*sum, Ordering::Relaxed);
             }
-            _ => {
-                // The fleet moved to another generation: its windows are
-                // read at the next call.
-                control.set(Word::OthersGeneration, 0);
-                control.set(Word::NextSyncAt, now.max(0) as u64);
-            }
+            control.set(Word::OthersRun, run);
+            control.set(Word::OthersGeneration, (generation & GENERATION_MASK) + 1);
+        } else {
+            // The fleet moved to another generation: its windows are read
+            // at the next call.
+            control.set(Word::OthersGeneration, 0);
+            control.set(Word::NextSyncAt, now.max(0) as u64);
         }
         Ok(())
     }
@@ -536,8 +553,16 @@ impl Storage for FleetStorage {
         self.fleet.list_circuits(prefix)
     }
 
+    /// The fleet's circuits, each with this host's counters.
     fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
-        self.fleet.list_circuits_with_counters(prefix)
+        self.fleet
+            .list_circuits(prefix)?
+            .into_iter()
+            .map(|(service, state)| {
+                let counters = self.host.counters(&Self::local(&service))?;
+                Ok((service, state, counters))
+            })
+            .collect()
     }
 
     /// Metrics are the host's: each host counts its own calls.

@@ -23,7 +23,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::{OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
+use super::{FleetView, HostWindow, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
 use crate::core::config::MAX_BACKOFF_LEVEL;
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
@@ -69,6 +69,33 @@ pub trait KeyValue {
         let incremented = self.increment(shard, key, ttl_ms)?;
         Ok((incremented, self.get_multiple(shard, keys)?))
     }
+
+    /// Stores `writes` without condition, then reads `keys`, in one round
+    /// trip: a fleet tier's sync (`fleet/`). Not one of the three
+    /// primitives, so a backend may not have it.
+    fn write_and_get(&self, _shard: u64, _writes: &[Write<'_>], _keys: &[Vec<u8>]) -> Result<Values, StorageError> {
+        Err(StorageError::Unsupported(
+            "this key-value store cannot hold the windows of a fleet's hosts".into(),
+        ))
+    }
+}
+
+/// A write without condition, for [`KeyValue::write_and_get`].
+pub enum Write<'a> {
+    /// Stores `value` at `key`.
+    Set {
+        key: &'a [u8],
+        value: &'a [u8],
+        ttl_ms: Millis,
+    },
+    /// Appends `value` to the list at `key`, made empty first when absent.
+    Append {
+        key: &'a [u8],
+        value: &'a [u8],
+        ttl_ms: Millis,
+    },
+    /// Sets the time to live of `key`, when present.
+    Touch { key: &'a [u8], ttl_ms: Millis },
 }
 
 /// The text of a state: `<phase>:<generation>:<since>`, followed by
@@ -518,6 +545,77 @@ impl<K: KeyValue> Storage for KvStorage<K> {
             sums[index % slot_count] += value.as_deref().and_then(parse_number).unwrap_or(0);
         }
         Ok(sums)
+    }
+
+    /// One batch: this host's window (`<name>:h:<generation>:<host>`), its
+    /// id appended to the list of the generation's hosts
+    /// (`<name>:l:<generation>`) when the last sync did not list it (else
+    /// the list's time to live refreshed), then
+    /// the state, the list and the windows of the hosts the last sync
+    /// listed: a host is read one sync after it first appears.
+    fn sync_host(&self, service: &[u8], window: &HostWindow<'_>) -> Result<FleetView, StorageError> {
+        let name = (self.name)(service);
+        let generation = window.generation;
+        let window_key = |host: u64| key(&name, format_args!(":h:{generation}:{host}"));
+        let list_key = key(&name, format_args!(":l:{generation}"));
+        let own_key = window_key(window.host);
+        let entry = format!(",{}", window.host);
+        let mut writes = vec![Write::Set {
+            key: &own_key,
+            value: window.blob,
+            ttl_ms: window.ttl_ms,
+        }];
+        if window.known_hosts.contains(&window.host) {
+            // The list lives as long as the windows it names.
+            writes.push(Write::Touch {
+                key: &list_key,
+                ttl_ms: window.ttl_ms,
+            });
+        } else {
+            writes.push(Write::Append {
+                key: &list_key,
+                value: entry.as_bytes(),
+                ttl_ms: window.ttl_ms,
+            });
+        }
+        let others: Vec<u64> = window
+            .known_hosts
+            .iter()
+            .copied()
+            .filter(|&host| host != window.host)
+            .collect();
+        let state_key = self.state_key(service);
+        let mut keys = vec![state_key.clone(), list_key.clone()];
+        keys.extend(others.iter().map(|&host| window_key(host)));
+        let mut values = self
+            .backend
+            .write_and_get(shard_of(service), &writes, &keys)?
+            .into_iter();
+        let state = values.next().flatten();
+        let state = self.parse_state(service, &state_key, state.as_deref(), REPLACED_STATE_TTL_MS)?;
+        let mut listed: Vec<u64> = values
+            .next()
+            .flatten()
+            .map(|list| {
+                String::from_utf8_lossy(&list)
+                    .split(',')
+                    .filter_map(|host| host.parse().ok())
+                    .collect()
+            })
+            .unwrap_or_default();
+        listed.sort_unstable();
+        listed.dedup();
+        let mut hosts: Vec<(u64, Vec<u8>)> = others
+            .into_iter()
+            .zip(values)
+            .filter_map(|(host, blob)| Some((host, blob?)))
+            .collect();
+        hosts.push((window.host, window.blob.to_vec()));
+        Ok(FleetView {
+            state: self.saw(service, state),
+            hosts,
+            listed_hosts: Some(listed),
+        })
     }
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use protocol::{Connection, Incremented, ProtocolError, expiry, with_deadline};
 
 use super::StorageError;
-use super::kv::{KeyValue, KvStorage, Values};
+use super::kv::{KeyValue, KvStorage, Values, Write};
 use super::persistent::{Failure, Reconnect, Slots, with_connection};
 use crate::core::duration::Millis;
 
@@ -168,6 +168,24 @@ impl KeyValue for MemcachedKeyValue {
                 _ => Ok(false),
             },
         })
+    }
+
+    /// `set`, `add` of an empty list then `append`, `touch`, and `gets`: one
+    /// pipelined batch.
+    fn write_and_get(&self, shard: u64, writes: &[Write<'_>], keys: &[Vec<u8>]) -> Result<Values, StorageError> {
+        let mut stores: Vec<(&'static str, &[u8], &[u8], u64)> = Vec::new();
+        for write in writes {
+            match *write {
+                Write::Set { key, value, ttl_ms } => stores.push(("set", key, value, seconds(ttl_ms))),
+                Write::Append { key, value, ttl_ms } => {
+                    stores.push(("add", key, b"", seconds(ttl_ms)));
+                    stores.push(("append", key, value, 0));
+                }
+                Write::Touch { key, ttl_ms } => stores.push(("touch", key, b"", seconds(ttl_ms))),
+            }
+        }
+        let items = self.run(shard, |connection| connection.stores_and_gets(&stores, keys))?;
+        Ok(items.into_iter().map(|item| item.map(|item| item.value)).collect())
     }
 
     fn increment_and_get(

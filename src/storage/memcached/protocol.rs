@@ -277,14 +277,7 @@ impl Connection {
         Ok((incremented?, items))
     }
 
-    fn store(
-        &mut self,
-        command: &'static str,
-        key: &[u8],
-        value: &[u8],
-        expiry: u64,
-        cas: Option<u64>,
-    ) -> Result<bool, ProtocolError> {
+    fn store_request(command: &str, key: &[u8], value: &[u8], expiry: u64, cas: Option<u64>) -> Vec<u8> {
         let mut request = format!("{command} ").into_bytes();
         request.extend_from_slice(key);
         request.extend_from_slice(format!(" 0 {expiry} {}", value.len()).as_bytes());
@@ -294,13 +287,62 @@ impl Connection {
         request.extend_from_slice(b"\r\n");
         request.extend_from_slice(value);
         request.extend_from_slice(b"\r\n");
-        self.send(&request)?;
+        request
+    }
+
+    fn read_store(&mut self, command: &'static str) -> Result<bool, ProtocolError> {
         let line = self.line()?;
         match line.as_str() {
-            "STORED" => Ok(true),
+            "STORED" | "TOUCHED" => Ok(true),
             "NOT_STORED" | "EXISTS" | "NOT_FOUND" => Ok(false),
             // Memcached reads the whole value before it refuses one.
             other => Err(refusal(command, other).unwrap_or_else(|| ProtocolError::Unexpected(line.clone()))),
+        }
+    }
+
+    fn store(
+        &mut self,
+        command: &'static str,
+        key: &[u8],
+        value: &[u8],
+        expiry: u64,
+        cas: Option<u64>,
+    ) -> Result<bool, ProtocolError> {
+        self.send(&Self::store_request(command, key, value, expiry, cas))?;
+        self.read_store(command)
+    }
+
+    /// Storage commands (`set`, `add`, `append`, `touch` whose value is
+    /// ignored...: command, key, value, expiry) then a `gets`, sent together: one round trip. A refused
+    /// store is returned once every answer is read, so that the connection
+    /// stays in step.
+    pub fn stores_and_gets(
+        &mut self,
+        stores: &[(&'static str, &[u8], &[u8], u64)],
+        keys: &[Vec<u8>],
+    ) -> Result<Vec<Option<Item>>, ProtocolError> {
+        let mut request = Vec::new();
+        for (command, key, value, expiry) in stores {
+            if *command == "touch" {
+                request.extend_from_slice(&[b"touch ", *key, format!(" {expiry}\r\n").as_bytes()].concat());
+            } else {
+                request.extend_from_slice(&Self::store_request(command, key, value, *expiry, None));
+            }
+        }
+        request.extend_from_slice(&Self::gets_request(keys));
+        self.send(&request)?;
+        let mut refused = None;
+        for (command, ..) in stores {
+            match self.read_store(command) {
+                Err(error) if error.breaks_connection() => return Err(error),
+                Err(error) => refused = refused.or(Some(error)),
+                Ok(_) => {}
+            }
+        }
+        let items = self.read_gets(keys)?;
+        match refused {
+            Some(error) => Err(error),
+            None => Ok(items),
         }
     }
 

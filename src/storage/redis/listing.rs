@@ -18,8 +18,9 @@ fn push_literal(pattern: &mut Vec<u8>, bytes: &[u8]) {
 }
 
 /// The pattern of the keys of `prefix` whose service starts with
-/// `service_prefix`: `<prefix>cb:{<encoded service prefix>*}:[sb]*`. A
-/// circuit that never changed state has counters but no state key.
+/// `service_prefix`: `<prefix>cb:{<encoded service prefix>*}:[sbh]*`. A
+/// circuit that never changed state has counters (or, behind a
+/// `FleetStorage`, host windows) but no state key.
 pub fn key_pattern(prefix: &[u8], service_prefix: &[u8]) -> Vec<u8> {
     let state = ServiceKeys::new(prefix, service_prefix).state();
     // The key of the service prefix itself, without its closing `}:s`
@@ -30,17 +31,18 @@ pub fn key_pattern(prefix: &[u8], service_prefix: &[u8]) -> Vec<u8> {
     }
     let mut pattern = Vec::with_capacity(state.len() + 8);
     push_literal(&mut pattern, open);
-    pattern.extend_from_slice(b"*}:[sb]*");
+    pattern.extend_from_slice(b"*}:[sbh]*");
     pattern
 }
 
-/// The service of a state or bucket counter key of `prefix`, when it is one.
+/// The service of a state, bucket counter or host window key of `prefix`,
+/// when it is one.
 pub fn service_of(key: &[u8], prefix: &[u8]) -> Option<Vec<u8>> {
     let tagged = key.strip_prefix(prefix)?.strip_prefix(b"cb:{")?;
     // An encoded service holds no brace: the first one closes the tag.
     let close = tagged.iter().position(|&byte| byte == b'}')?;
     let (encoded, suffix) = tagged.split_at(close);
-    if suffix != b"}:s" && !suffix.starts_with(b"}:b:") {
+    if suffix != b"}:s" && !suffix.starts_with(b"}:b:") && !suffix.starts_with(b"}:h:") {
         return None;
     }
     if encoded == b"%" {
@@ -68,10 +70,10 @@ mod tests {
 
     #[test]
     fn patterns_match_only_state_keys_of_the_prefix() {
-        assert_eq!(key_pattern(b"shop:", b""), b"shop:cb:{*}:[sb]*");
-        assert_eq!(key_pattern(b"shop:", b"pay"), b"shop:cb:{pay*}:[sb]*");
-        assert_eq!(key_pattern(b"a*b?", b"x[1]"), b"a\\*b\\?cb:{x\\[1\\]*}:[sb]*");
-        assert_eq!(key_pattern(b"", b"a{b"), b"cb:{a%7Bb*}:[sb]*");
+        assert_eq!(key_pattern(b"shop:", b""), b"shop:cb:{*}:[sbh]*");
+        assert_eq!(key_pattern(b"shop:", b"pay"), b"shop:cb:{pay*}:[sbh]*");
+        assert_eq!(key_pattern(b"a*b?", b"x[1]"), b"a\\*b\\?cb:{x\\[1\\]*}:[sbh]*");
+        assert_eq!(key_pattern(b"", b"a{b"), b"cb:{a%7Bb*}:[sbh]*");
     }
 
     #[test]

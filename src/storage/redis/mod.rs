@@ -660,7 +660,7 @@ impl Storage for RedisStorage {
         Ok(FleetView {
             state,
             hosts,
-            listed_hosts: Vec::new(),
+            listed_hosts: None,
         })
     }
 

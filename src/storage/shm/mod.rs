@@ -274,7 +274,7 @@ impl SharedMemoryStorage {
         window: WindowGeometry,
         slot_count: usize,
         now: Millis,
-    ) -> Result<(Vec<(i64, Vec<u64>)>, u64), StorageError> {
+    ) -> Result<(Vec<BucketCounts>, u64), StorageError> {
         let Some(located) = self.record_for(service, false, None, self.now())? else {
             return Ok((Vec::new(), 0));
         };
@@ -397,6 +397,9 @@ pub fn idle_records(segment: &Segment, now: u64) -> u64 {
 pub fn record_size() -> usize {
     size_of::<Record>() + size_of::<PrefixUsage>()
 }
+
+/// The counts of one bucket, by slot.
+pub type BucketCounts = (i64, Vec<u64>);
 
 /// Where a breaker found its circuit's record: trusted only while the record
 /// there still carries the name's tags, which a record reused for another
