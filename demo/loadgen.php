@@ -33,58 +33,6 @@ $params = [
     'DEMO_START_FILE' => getenv('DEMO_START_FILE'),
 ];
 
-/** Redis's counters each second: what the application cost it since the last sample. */
-final class RedisSampler
-{
-    /** @var resource|null */
-    private $socket = null;
-    /** The counters of the last sample on this connection; null before the baseline. */
-    private ?array $last = null;
-    /** The reads of the sampler's own INFO commands, for the run's totals to leave out. */
-    public int $ownRoundTrips = 0;
-
-    public function __construct(private string $address)
-    {
-    }
-
-    /** @return array{round_trips: int, usec: int}|null null while Redis is down, and for the baseline */
-    public function sample(): ?array
-    {
-        if ($this->socket === null) {
-            $this->socket = @stream_socket_client("tcp://{$this->address}", $errno, $error, 0.5) ?: null;
-            if ($this->socket === null) {
-                return null;
-            }
-            stream_set_timeout($this->socket, 1);
-        }
-        $now = redis_counters($this->socket);
-        if ($now === null) {
-            // Redis went down: when it is back, it counts from zero.
-            fclose($this->socket);
-            $this->socket = null;
-            $this->last = $this->last === null ? null : ['round_trips' => 0, 'usec' => 0, 'own' => 0];
-            return null;
-        }
-        $this->ownRoundTrips += 2;
-        // This sample's first INFO is counted in $now; the previous sample's
-        // second INFO, on the same server, since the previous sample.
-        $now['own'] = 1;
-        $delta = $this->last === null ? null : [
-            'round_trips' => $now['round_trips'] - $this->last['round_trips'] - $this->last['own'] - 1,
-            'usec' => $now['usec'] - $this->last['usec'],
-        ];
-        $this->last = $now;
-        return $delta;
-    }
-
-    public function close(): void
-    {
-        if ($this->socket !== null) {
-            fclose($this->socket);
-            $this->ownRoundTrips++;
-        }
-    }
-}
 $redisUrl = (string) getenv('DEMO_REDIS');
 $redis = $redisUrl === '' ? null : new RedisSampler(parse_url($redisUrl, PHP_URL_HOST) . ':' . parse_url($redisUrl, PHP_URL_PORT));
 $redis?->sample();
