@@ -287,7 +287,7 @@ namespace Zeusi\CircuitBreaker\Storage {
     {
         /**
          * @param StorageInterface $fleet a RedisStorage (standalone, cluster, Sentinel) or a MemcachedStorage
-         * @param SharedMemoryStorage|null $host the host's segment and prefix (default: the segment, no prefix)
+         * @param SharedMemoryStorage|null $host the host's segment and prefix (default: the segment, with the fleet store's prefix)
          * @param float $syncInterval seconds between two syncs of a circuit on a host (0.01 to 60)
          */
         public function __construct(StorageInterface $fleet, ?SharedMemoryStorage $host = null, float $syncInterval = 0.2) {}

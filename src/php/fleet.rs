@@ -33,21 +33,24 @@ struct HeldStore {
 }
 
 impl HeldStore {
-    fn of(object: &Zval) -> Option<Self> {
+    /// The store inside `object`, and the prefix of its keys.
+    fn of(object: &Zval) -> Option<(Self, Vec<u8>)> {
         let found = object.object()?;
-        let storage: *const (dyn Storage + 'static) =
+        let (storage, prefix): (*const (dyn Storage + 'static), Vec<u8>) =
             if let Some(redis) = ZendClassObject::<RedisStorage>::from_zend_obj(found).and_then(|o| o.obj.as_ref()) {
-                &redis.storage
+                (&redis.storage, redis.storage.prefix().to_vec())
             } else {
-                &ZendClassObject::<MemcachedStorage>::from_zend_obj(found)?
+                let memcached = &ZendClassObject::<MemcachedStorage>::from_zend_obj(found)?
                     .obj
                     .as_ref()?
-                    .storage
+                    .storage;
+                (memcached, memcached.prefix().unwrap_or_default().to_vec())
             };
-        Some(Self {
+        let store = Self {
             _object: object.shallow_clone(),
             storage,
-        })
+        };
+        Some((store, prefix))
     }
 
     fn storage(&self) -> &dyn Storage {
@@ -112,7 +115,7 @@ impl Storage for HeldStore {
 
 /// The tier, or why it has no host segment (every call then fails open).
 pub enum FleetTier {
-    Ready(Fleet),
+    Ready(Box<Fleet>),
     Unavailable(String),
 }
 
@@ -209,7 +212,7 @@ pub struct FleetStorage {
 impl FleetStorage {
     /// `$fleet`: the fleet store, a `RedisStorage` or `MemcachedStorage`.
     /// `$host`: the host's segment (default: a `SharedMemoryStorage` with
-    /// no prefix). `$syncInterval`: seconds between two syncs of a circuit
+    /// the fleet store's prefix). `$syncInterval`: seconds between two syncs of a circuit
     /// on a host, 0.01 to 60.
     #[php(optional = host)]
     #[php(defaults(syncInterval = 0.2))]
@@ -219,7 +222,7 @@ impl FleetStorage {
         syncInterval: Float,
     ) -> Result<Self, PhpException> {
         refuse_reconstruction::<Self>()?;
-        let store = HeldStore::of(fleet.0)
+        let (store, fleet_prefix) = HeldStore::of(fleet.0)
             .ok_or_else(|| invalid_configuration(ConfigError::new("fleet", describe(fleet.0), FLEET_LIMITS)))?;
         let sync_interval_ms = checked_millis(
             "syncInterval",
@@ -245,16 +248,16 @@ impl FleetStorage {
                     SharedStorage::Unavailable(error) => Err(error.clone()),
                 })
             })
-            .unwrap_or(Ok(Vec::new()));
+            .unwrap_or(Ok(fleet_prefix));
         let storage = match prefix.and_then(|prefix| segment().map(|segment| (segment, prefix))) {
             Ok((segment, prefix)) => {
                 let host = ShmStorage::new(segment, prefix, Box::new(system_now_ms));
-                FleetTier::Ready(Fleet::new(
+                FleetTier::Ready(Box::new(Fleet::new(
                     Box::new(store),
                     &host,
                     sync_interval_ms,
                     Box::new(system_now_ms),
-                ))
+                )))
             }
             Err(error) => FleetTier::Unavailable(error),
         };

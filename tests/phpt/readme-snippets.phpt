@@ -16,7 +16,7 @@ $assumedClasses = [
     'HalfOpen\RampPolicy', 'HalfOpen\PermittedCallsPolicy',
     'Opening\FailureRateRule', 'Opening\SlowCallRateRule', 'Opening\FailureOrSlowCallRateRule', 'Opening\ConsecutiveFailuresRule',
     'Storage\StorageInterface', 'Storage\KeyValueStoreInterface', 'Storage\SharedMemoryStorage', 'Storage\ApcuStorage', 'Storage\InMemoryStorage',
-    'Storage\RedisStorage', 'Storage\MemcachedStorage',
+    'Storage\RedisStorage', 'Storage\MemcachedStorage', 'Storage\FleetStorage',
 ];
 final class GatewayUnavailable extends RuntimeException {}
 final class TransportException extends RuntimeException {}

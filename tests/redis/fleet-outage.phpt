@@ -12,6 +12,18 @@ $port = (int) explode(':', stream_socket_get_name($server, false))[1];
 fclose($server);
 $dir = sys_get_temp_dir() . '/cb-fleet-outage-' . getmypid();
 start_redis_server($port, $dir);
+/** Signals the server whose pid file is in $dir (never pid 0: the process group). */
+function kill_server(string $dir, string $signal): void
+{
+    for ($i = 0; $i < 250 && (int) @file_get_contents("$dir/pid") <= 0; $i++) {
+        usleep(20_000);
+    }
+    $pid = (int) @file_get_contents("$dir/pid");
+    if ($pid > 0) {
+        exec("kill -$signal $pid 2>/dev/null");
+    }
+}
+
 $log = tempnam(sys_get_temp_dir(), 'fleet');
 $store = ['redis' => "redis://127.0.0.1:$port"];
 $service = 'fleet-outage-' . getmypid();
@@ -22,7 +34,7 @@ try {
     $start = microtime(true);
     $hosts = [start_host('A', 'outage', $store, $service, $log, 6_000, 0.05, $start), start_host('B', 'outage', $store, $service, $log, 6_000, 0.05, $start)];
     time_sleep_until($start + 1.0);
-    exec("kill -9 " . (int) file_get_contents("$dir/pid"));
+    kill_server($dir, 'KILL');
     time_sleep_until($start + 3.0);
     start_redis_server($port, $dir);
     foreach ($hosts as $host) {

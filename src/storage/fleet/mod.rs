@@ -20,7 +20,8 @@
 pub mod blob;
 pub mod memory_store;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::rc::Rc;
@@ -29,7 +30,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use blob::HostCounts;
 
 use super::memory::ExpiryClock;
-use super::shm::{GENERATION_MASK, SLOTS, SharedMemoryStorage};
+use super::shm::{BoundCircuit, CircuitMemo, GENERATION_MASK, SLOTS, SharedMemoryStorage};
 use super::{
     CallCounters, HostWindow, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, Storage, StorageError,
 };
@@ -42,6 +43,15 @@ use crate::core::window::WindowGeometry;
 /// The marker after the host prefix of the tier's own records: a NUL, which
 /// a prefix given in PHP may hold but no one writes by accident.
 const HOST_PREFIX_MARKER: &[u8] = b"\0fleet\0";
+
+/// How many services a storage object keeps what it learnt of (then it
+/// starts over): far more than a process calls.
+const MAX_KEPT_CIRCUITS: usize = 4_096;
+
+/// How long a process uses the words of an `F` record it looked up: the
+/// lookup keeps the record in use (refreshed once a second), so that it is
+/// never given to another name meanwhile.
+const TOUCH_EVERY_MS: Millis = 1_000;
 
 /// The sync intervals accepted, in ms.
 pub const MIN_SYNC_INTERVAL_MS: Millis = 10;
@@ -186,6 +196,25 @@ pub struct FleetStorage {
     sync_interval_ms: Millis,
     clock: Rc<dyn Fn() -> Millis>,
     notices: RefCell<Vec<Notice>>,
+    /// What this object keeps of each service it was asked about, so that
+    /// a call neither builds nor hashes the names of its records.
+    circuits: RefCell<HashMap<Vec<u8>, Rc<Circuit>>>,
+    last_circuit: RefCell<Option<(Vec<u8>, Rc<Circuit>)>>,
+    /// The instant `begin_call` read: one clock read serves the call.
+    call_now: Cell<Option<Millis>>,
+    /// Set by `begin_call`: the fleet store's deadline starts at the call's
+    /// first round trip, so a call that makes none costs it nothing.
+    call_begun: Cell<bool>,
+}
+
+/// What a storage object keeps of one service between calls.
+struct Circuit {
+    local_name: Vec<u8>,
+    /// Where the `L` record lies, and the sums of its past buckets.
+    memo: CircuitMemo,
+    /// The `F` record's words, and when they were looked up: looked up
+    /// again (which keeps the record in use) once a second.
+    control: Cell<Option<(&'static [AtomicU64], Millis)>>,
 }
 
 impl FleetStorage {
@@ -209,6 +238,68 @@ impl FleetStorage {
             sync_interval_ms,
             clock,
             notices: RefCell::default(),
+            circuits: RefCell::default(),
+            last_circuit: RefCell::default(),
+            call_now: Cell::new(None),
+            call_begun: Cell::new(false),
+        }
+    }
+
+    fn circuit(&self, service: &[u8]) -> Rc<Circuit> {
+        // A breaker's calls come in a row: its service, compared, costs
+        // less than hashed.
+        if let Some((last, circuit)) = &*self.last_circuit.borrow()
+            && last.as_slice() == service
+        {
+            return Rc::clone(circuit);
+        }
+        let circuit = self.circuit_by_name(service);
+        *self.last_circuit.borrow_mut() = Some((service.to_vec(), Rc::clone(&circuit)));
+        circuit
+    }
+
+    fn circuit_by_name(&self, service: &[u8]) -> Rc<Circuit> {
+        if let Some(circuit) = self.circuits.borrow().get(service) {
+            return Rc::clone(circuit);
+        }
+        let mut circuits = self.circuits.borrow_mut();
+        if circuits.len() >= MAX_KEPT_CIRCUITS {
+            circuits.clear();
+        }
+        let circuit = Rc::new(Circuit {
+            local_name: Self::local(service),
+            memo: CircuitMemo::default(),
+            control: Cell::new(None),
+        });
+        circuits.insert(service.to_vec(), Rc::clone(&circuit));
+        circuit
+    }
+
+    /// The `L` record's storage for one call at `now` (the host's clock).
+    fn on_host<'a>(&'a self, circuit: &'a Circuit, now: Millis) -> BoundCircuit<'a> {
+        self.host.for_circuit(&circuit.memo, Some(now))
+    }
+
+    fn control_of(&self, service: &[u8], circuit: &Circuit, now: Millis) -> Result<Control, StorageError> {
+        if let Some((words, at)) = circuit.control.get()
+            && (0..TOUCH_EVERY_MS).contains(&(now - at))
+        {
+            return Ok(Control(words));
+        }
+        let words = self.host.plain_words(&[b"F", service].concat())?;
+        circuit.control.set(Some((words, now)));
+        Ok(Control(words))
+    }
+
+    /// The host's time: the instant of the call when `begin_call` read it.
+    fn now(&self) -> Millis {
+        self.call_now.get().unwrap_or_else(|| (self.clock)())
+    }
+
+    /// Starts the fleet store's deadline at the first round trip of a call.
+    fn begin_fleet_call(&self) {
+        if self.call_begun.replace(false) {
+            self.fleet.begin_call();
         }
     }
 
@@ -225,7 +316,7 @@ impl FleetStorage {
     }
 
     fn control(&self, service: &[u8]) -> Result<Control, StorageError> {
-        self.host.plain_words(&[b"F", service].concat()).map(Control)
+        self.control_of(service, &self.circuit(service), (self.clock)())
     }
 
     /// The whole generation of the host's `generation` (14 bits), as the
@@ -262,6 +353,7 @@ impl FleetStorage {
     fn sync(&self, service: &[u8], control: &Control, now: Millis) -> Result<(), StorageError> {
         let Some((window, slot_count)) = control.geometry() else {
             // No outcome yet on this host: nothing to send, the state to follow.
+            self.begin_fleet_call();
             return match self.fleet.load_state(service) {
                 Ok(state) => {
                     self.recovered(control, now);
@@ -299,6 +391,7 @@ impl FleetStorage {
             ttl_ms,
             known_hosts: &known_hosts,
         };
+        self.begin_fleet_call();
         let view = match self.fleet.sync_host(service, &request) {
             Ok(view) => view,
             Err(error) => {
@@ -389,13 +482,14 @@ impl FleetStorage {
 
     /// The others' totals to add to the host's window of `generation`, when
     /// the last sync saw that generation.
-    fn others(control: &Control, generation: u64, slot_count: usize) -> Option<(Vec<u64>, u64)> {
+    fn others(control: &Control, generation: u64, slot_count: usize) -> Option<([u64; SLOTS], u64)> {
         if control.get(Word::OthersGeneration) != (generation & GENERATION_MASK) + 1 {
             return None;
         }
-        let sums = (0..slot_count.min(SLOTS))
-            .map(|slot| control.at(Word::Others, slot).load(Ordering::Relaxed))
-            .collect();
+        let mut sums = [0; SLOTS];
+        for (slot, sum) in sums.iter_mut().enumerate().take(slot_count) {
+            *sum = control.at(Word::Others, slot).load(Ordering::Relaxed);
+        }
         Some((sums, control.get(Word::OthersRun)))
     }
 
@@ -409,6 +503,7 @@ impl FleetStorage {
         if control.degraded() {
             return None;
         }
+        self.begin_fleet_call();
         match at_fleet(self.fleet.as_ref()) {
             Ok(value) => Some(value),
             Err(error) => {
@@ -421,13 +516,16 @@ impl FleetStorage {
 
 impl Storage for FleetStorage {
     fn begin_call(&self) {
-        self.fleet.begin_call();
+        self.call_begun.set(true);
+        self.call_now.set(Some((self.clock)()));
     }
 
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
-        let control = self.control(service)?;
-        self.sync_if_due(service, &control, (self.clock)())?;
-        let local = self.host.load_state(&Self::local(service))?;
+        let now = self.now();
+        let circuit = self.circuit(service);
+        let control = self.control_of(service, &circuit, now)?;
+        self.sync_if_due(service, &control, now)?;
+        let local = self.on_host(&circuit, now).load_state(&circuit.local_name)?;
         if local.phase != Phase::HalfOpen {
             return Ok(local);
         }
@@ -472,7 +570,9 @@ impl Storage for FleetStorage {
     }
 
     fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
-        let control = self.control(service)?;
+        let now = self.now();
+        let circuit = self.circuit(service);
+        let control = self.control_of(service, &circuit, now)?;
         let window_ms = record.window.window_ms().max(0) as u64;
         if control.get(Word::WindowMs) != window_ms || control.get(Word::SlotCount) != record.slot_count as u64 {
             control.set(Word::WindowMs, window_ms);
@@ -484,7 +584,9 @@ impl Storage for FleetStorage {
         self.sync_if_due(service, &control, record.now)?;
         // Counted on the host in every phase: while degraded, the host's
         // half-open state decides on these.
-        let (state, mut tally) = self.host.record_outcome(&Self::local(service), record)?;
+        let (state, mut tally) = self
+            .on_host(&circuit, now)
+            .record_outcome(&circuit.local_name, record)?;
         if state.phase == Phase::HalfOpen {
             if let Some((state, tally)) = self.at_fleet(&control, |fleet| fleet.record_outcome(service, record)) {
                 self.follow(service, &control, state)?;
@@ -567,7 +669,9 @@ impl Storage for FleetStorage {
 
     /// Metrics are the host's: each host counts its own calls.
     fn count_permission(&self, service: &[u8], permitted: bool, config: &Config) {
-        self.host.count_permission(&Self::local(service), permitted, config);
+        let circuit = self.circuit(service);
+        self.on_host(&circuit, self.now())
+            .count_permission(&circuit.local_name, permitted, config);
     }
 
     fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {

@@ -260,6 +260,12 @@ impl<K: KeyValue> KvStorage<K> {
         self
     }
 
+    /// The prefix of the application, when the storage was given one to
+    /// remember open circuits under.
+    pub fn prefix(&self) -> Option<&[u8]> {
+        self.open_circuits.as_ref().map(|circuits| circuits.prefix.as_slice())
+    }
+
     fn saw(&self, service: &[u8], state: CircuitState) -> CircuitState {
         self.seen.borrow_mut().insert(service.to_vec(), state);
         state

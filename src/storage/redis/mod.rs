@@ -232,6 +232,11 @@ impl RedisStorage {
         })
     }
 
+    /// The prefix of its keys (a client object's included).
+    pub fn prefix(&self) -> &[u8] {
+        &self.prefix
+    }
+
     fn timed_out(&self) -> StorageError {
         StorageError::Timeout(self.timeout.as_millis() as u64)
     }
