@@ -89,7 +89,8 @@ enum Word {
     ExcludedFrom = 5,
     /// ... to the bucket of the recovery, plus one (0: still degraded).
     ExcludedUntil = 6,
-    /// The generation (masked, plus one) the other hosts' totals belong to.
+    /// The generation (masked, plus one) the other hosts' totals belong to;
+    /// 0 when they are unknown, or count nothing.
     OthersGeneration = 7,
     /// The others' longest run of failures at the last sync.
     OthersRun = 8,
@@ -416,7 +417,12 @@ impl FleetStorage {
                 control.at(Word::Others, slot).store(*sum, Ordering::Relaxed);
             }
             control.set(Word::OthersRun, run);
-            control.set(Word::OthersGeneration, (generation & GENERATION_MASK) + 1);
+            // 0 when the others count nothing: a call then adds nothing.
+            let counted = run > 0 || sums.iter().any(|&sum| sum > 0);
+            control.set(
+                Word::OthersGeneration,
+                if counted { (generation & GENERATION_MASK) + 1 } else { 0 },
+            );
         } else {
             // The fleet moved to another generation: its windows are read
             // at the next call.
@@ -683,6 +689,10 @@ impl Storage for FleetStorage {
     }
 
     fn take_notices(&self, notice: &mut dyn FnMut(Notice)) {
+        // Asked after every call; rarely anything to say.
+        if self.notices.borrow().is_empty() {
+            return;
+        }
         for pending in self.notices.take() {
             notice(pending);
         }
