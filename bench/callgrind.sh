@@ -2,17 +2,26 @@
 # Instructions per iteration of each scenario of bench/scenarios.php, under
 # callgrind: stable on a loaded machine, where timings are not. Each figure
 # is the difference of two runs (N and 11N iterations) over 10N, so that
-# startup and setup cancel out.
+# startup and setup cancel out. The `fleet` scenario (FleetStorage, issue 12)
+# is measured only when named, against a redis-server started here.
 # Usage: bench/callgrind.sh PATH/TO/circuit_breaker.so [scenario...]
 set -euo pipefail
 extension=${1:?usage: bench/callgrind.sh PATH/TO/circuit_breaker.so [scenario...]}
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+redis_pid=
+trap '[ -z "$redis_pid" ] || kill "$redis_pid"; wait 2>/dev/null; rm -rf "$work"' EXIT
 n=${CALLGRIND_ITERATIONS:-2000}
 scenarios=("$@")
 [ ${#scenarios[@]} -gt 0 ] || scenarios=(floor reused rejected per-request one-service many-services listener)
+if [[ " ${scenarios[*]} " == *" fleet "* ]]; then
+    port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
+    (cd "$work" && exec redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log") &
+    redis_pid=$!
+    for _ in $(seq 100); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.05; done
+    export CB_BENCH_REDIS=127.0.0.1:$port
+fi
 instructions() {
     valgrind --tool=callgrind --callgrind-out-file="$work/out" php -n -d "extension=$extension" \
         -d circuit_breaker.shm_size=64M "$here/scenarios.php" "$1" "$2" 2>&1 | sed -n 's/.*Collected : //p'

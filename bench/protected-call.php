@@ -10,12 +10,22 @@ use Zeusi\CircuitBreaker\Configuration;
 use Zeusi\CircuitBreaker\HalfOpen\RampPolicy;
 use Zeusi\CircuitBreaker\Opening\FailureRateRule;
 use Zeusi\CircuitBreaker\Opening\SlowCallRateRule;
+use Zeusi\CircuitBreaker\Storage\FleetStorage;
 use Zeusi\CircuitBreaker\Storage\InMemoryStorage;
 use Zeusi\CircuitBreaker\Storage\MemcachedStorage;
 use Zeusi\CircuitBreaker\Storage\RedisStorage;
 use Zeusi\CircuitBreaker\Storage\SharedMemoryStorage;
 
 $iterations = (int) ($argv[1] ?? 1_000_000);
+
+/** Waits until $time, if it is still ahead: calls spread at a given rate. */
+function pace(float $time): void
+{
+    $ahead = $time - microtime(true);
+    if ($ahead > 0) {
+        usleep((int) ($ahead * 1e6));
+    }
+}
 
 /** Best of five runs of $body, in nanoseconds per iteration. */
 function measure(int $iterations, callable $body): float
@@ -59,7 +69,11 @@ function issue_figures(int $iterations): void
         ['5 000 services round-robin', 'many-services', 'one service', 1.15],
         ['listener set, no event fired', 'listener', 'no listener', 1.03],
     ];
-    $reference = ['floor' => $best['floor'], 'one service' => $best['one-service'], 'no listener' => $best['reused']];
+    if (isset($best['fleet'])) {
+        // Issue 12: FleetStorage (Redis) next to SharedMemoryStorage, same run.
+        $rows[] = ['FleetStorage protected call (Redis, 0.2 s sync)', 'fleet', 'shm call', 1.3];
+    }
+    $reference = ['floor' => $best['floor'], 'one service' => $best['one-service'], 'no listener' => $best['reused'], 'shm call' => $best['reused']];
     printf("%-52s %9s %9s  %-12s %7s\n", 'issue 13 figure (SharedMemoryStorage)', 'ns', 'ratio', 'to', 'target');
     printf("%-52s %9.1f %9s  %-12s %7s\n", 'floor: 2 calls of getService() (ext-php-rs)', $best['floor'], '', '', '');
     foreach ($rows as [$label, $name, $to, $target]) {
@@ -161,6 +175,9 @@ $redis = getenv('CB_BENCH_REDIS') ?: null;
 if ($redis !== null) {
     foreach ([10, 60, 3600] as $window) {
         $cases["RedisStorage (loopback), $window s window"] = new CircuitBreaker("bench$window", $configuration($window), new RedisStorage("redis://$redis", 'bench:'));
+    }
+    if (class_exists(FleetStorage::class)) {
+        $cases['FleetStorage (Redis loopback), 60 s'] = new CircuitBreaker('bench60', $configuration(60), new FleetStorage(new RedisStorage("redis://$redis", 'bench-fleet:')));
     }
 }
 
@@ -270,6 +287,19 @@ if ($redis !== null) {
     $ganeshaCpu = $usecPerCall($calls);
     printf("%-40s %10.2f\n", 'Redis CPU per protected call, us', $storageCpu);
     printf("%-40s %10.2f\n", 'Redis CPU, Ganesha-like 5 commands, us', $ganeshaCpu);
+    if (class_exists(FleetStorage::class)) {
+        // Spread over one second, as an application would, so that the
+        // syncs (one per 0.2 s per host) are counted at a realistic rate.
+        $fleet = new CircuitBreaker('redis-cpu', $configuration(60), new FleetStorage(new RedisStorage("redis://$redis", 'bench-fleet:')));
+        $fleet->acquirePermission() && $fleet->registerSuccess();
+        $send(['CONFIG', 'RESETSTAT']);
+        $started = microtime(true);
+        for ($i = 0; $i < $calls; $i++) {
+            $fleet->acquirePermission() && $fleet->registerSuccess();
+            pace($started + ($i + 1) / $calls);
+        }
+        printf("%-40s %10.3f\n", 'Redis CPU per FleetStorage call, us', $usecPerCall($calls));
+    }
 }
 
 // Round trips, counted by a proxy in front of each server.
@@ -300,6 +330,20 @@ foreach (array_filter(explode(',', getenv('CB_BENCH_PROXIES') ?: '')) as $proxy)
     usleep(50_000);
     printf("%-44s %6.2f\n", ucfirst($kind) . ' round trips per permitted call', $healthyTrips);
     printf("%-44s %6.2f\n", ucfirst($kind) . ' round trips per rejected call (open)', ($count() - $before) / 200);
+    if ($kind === 'redis' && class_exists(FleetStorage::class)) {
+        // Issue 12: at 1 000 calls a second (one host), for 2 s.
+        $fleet = new CircuitBreaker('round-trips', $configuration(60), new FleetStorage($storage()));
+        $fleet->acquirePermission() && $fleet->registerSuccess();
+        usleep(50_000);
+        $before = $count();
+        $started = microtime(true);
+        for ($i = 0; $i < 2000; $i++) {
+            $fleet->acquirePermission() && $fleet->registerSuccess();
+            pace($started + ($i + 1) / 1000);
+        }
+        usleep(50_000);
+        printf("%-44s %6.3f\n", 'FleetStorage (Redis) round trips per call', ($count() - $before) / 2000);
+    }
 }
 $open = new CircuitBreaker('bench-open', $configuration(60), new SharedMemoryStorage('bench:'));
 for ($i = 0; $i < 10; $i++) {

@@ -1,12 +1,15 @@
 <?php
 // The scenarios of issue 13, each a function running `$n` iterations; shared
 // by bench/protected-call.php (timings) and bench/callgrind.sh (instruction
-// counts, `php bench/scenarios.php NAME N`).
+// counts, `php bench/scenarios.php NAME N`). With CB_BENCH_REDIS (host:port),
+// the `fleet` scenario too: the protected call on FleetStorage (issue 12).
 
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Configuration;
 use Zeusi\CircuitBreaker\HalfOpen\RampPolicy;
 use Zeusi\CircuitBreaker\Opening\FailureRateRule;
+use Zeusi\CircuitBreaker\Storage\FleetStorage;
+use Zeusi\CircuitBreaker\Storage\RedisStorage;
 use Zeusi\CircuitBreaker\Storage\SharedMemoryStorage;
 
 function bench_configuration(int $window = 60): Configuration
@@ -44,6 +47,10 @@ function bench_scenarios(): array
         $many[] = new CircuitBreaker("https://api.example.com/service/number-$i", $configuration, $storage);
     }
     $one = new CircuitBreaker('https://api.example.com/service/number-x', $configuration, $storage);
+    $redis = getenv('CB_BENCH_REDIS');
+    $fleet = $redis !== false && class_exists(FleetStorage::class)
+        ? ['fleet' => bench_protected_calls(new CircuitBreaker('fleet', bench_configuration(), new FleetStorage(new RedisStorage("redis://$redis", 'bench-fleet:'))))]
+        : [];
     return [
         // The floor: two calls of the cheapest method of an ext-php-rs
         // class without arguments (it returns a field, a short string).
@@ -53,13 +60,7 @@ function bench_scenarios(): array
                 $reused->getService();
             }
         },
-        'reused' => function (int $n) use ($reused) {
-            for ($i = 0; $i < $n; $i++) {
-                if ($reused->acquirePermission()) {
-                    $reused->registerSuccess();
-                }
-            }
-        },
+        'reused' => bench_protected_calls($reused),
         'rejected' => function (int $n) use ($open) {
             for ($i = 0; $i < $n; $i++) {
                 $open->acquirePermission();
@@ -99,18 +100,28 @@ function bench_scenarios(): array
                 }
             }
         },
-        'listener' => function (int $n) use ($listened) {
-            for ($i = 0; $i < $n; $i++) {
-                if ($listened->acquirePermission()) {
-                    $listened->registerSuccess();
-                }
+        'listener' => bench_protected_calls($listened),
+    ] + $fleet;
+}
+
+/** @return Closure(int): void $n protected calls of $breaker */
+function bench_protected_calls(CircuitBreaker $breaker): Closure
+{
+    return function (int $n) use ($breaker) {
+        for ($i = 0; $i < $n; $i++) {
+            if ($breaker->acquirePermission()) {
+                $breaker->registerSuccess();
             }
-        },
-    ];
+        }
+    };
 }
 
 if (realpath($_SERVER['SCRIPT_FILENAME']) === __FILE__) {
     $scenarios = bench_scenarios();
     $name = $argv[1] ?? 'reused';
+    if (!isset($scenarios[$name])) {
+        fwrite(STDERR, "scenario: one of " . implode(', ', array_keys($scenarios)) . " (fleet: with CB_BENCH_REDIS and FleetStorage), not '$name'\n");
+        exit(2);
+    }
     $scenarios[$name]((int) ($argv[2] ?? 1000));
 }

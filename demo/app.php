@@ -1,19 +1,52 @@
 <?php
 // The application of the demo, run by the PHP-FPM workers: each request
 // reads a stock level from the upstream service, through a CallExecutor on
-// the shared-memory storage (or Redis, when DEMO_REDIS names one) when the
+// the shared-memory storage (or Redis, when DEMO_REDIS names one; or the
+// host's shared memory in front of it when DEMO_STORAGE is fleet) when the
 // request says DEMO_BREAKER=1, directly otherwise. A request the circuit rejects falls back at once.
 
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Configuration;
+use Zeusi\CircuitBreaker\Event\CallRejected;
+use Zeusi\CircuitBreaker\Event\EventInterface;
+use Zeusi\CircuitBreaker\Event\EventListenerInterface;
 use Zeusi\CircuitBreaker\Exception\CallNotPermittedException;
 use Zeusi\CircuitBreaker\Execution\CallExecutor;
 use Zeusi\CircuitBreaker\HalfOpen\RampPolicy;
 use Zeusi\CircuitBreaker\Opening\ConsecutiveFailuresRule;
 use Zeusi\CircuitBreaker\Opening\FailureOrSlowCallRateRule;
 use Zeusi\CircuitBreaker\Opening\FailureRateRule;
+use Zeusi\CircuitBreaker\Storage\FleetStorage;
 use Zeusi\CircuitBreaker\Storage\RedisStorage;
 use Zeusi\CircuitBreaker\Storage\SharedMemoryStorage;
+use Zeusi\CircuitBreaker\Storage\StorageInterface;
+
+/** With two hosts, which host saw which event when: the report counts them. */
+final class EventLog implements EventListenerInterface
+{
+    public function __construct(private string $file, private float $start)
+    {
+    }
+
+    public function handleEvent(EventInterface $event): void
+    {
+        if (!$event instanceof CallRejected) {
+            $line = sprintf("%.3f %s %s\n", microtime(true) - $this->start, getenv('DEMO_HOST'), (new ReflectionClass($event))->getShortName());
+            file_put_contents($this->file, $line, FILE_APPEND | LOCK_EX);
+        }
+    }
+}
+
+function storage(): StorageInterface
+{
+    $redis = $_SERVER['DEMO_REDIS'] ?? '';
+    return match (true) {
+        $redis === '' => new SharedMemoryStorage('demo:'),
+        // The host's segment (the PHP-FPM master's) in front of Redis.
+        ($_SERVER['DEMO_STORAGE'] ?? '') === 'fleet' => new FleetStorage(new RedisStorage($redis, 'demo:')),
+        default => new RedisStorage($redis, 'demo:'),
+    };
+}
 
 function read_stock(): array
 {
@@ -41,7 +74,9 @@ try {
             ],
             openDuration: 3,
             halfOpenPolicy: RampPolicy::createExponential(duration: 5, initialRatio: 0.1),
-        ), ($_SERVER['DEMO_REDIS'] ?? '') !== '' ? new RedisStorage($_SERVER['DEMO_REDIS'], 'demo:') : new SharedMemoryStorage('demo:'));
+        ), storage(), ($_SERVER['DEMO_STORAGE'] ?? '') === 'fleet'
+            ? new EventLog($_SERVER['DEMO_EVENT_LOG'], (float) file_get_contents($_SERVER['DEMO_START_FILE']))
+            : null);
         try {
             (new CallExecutor($breaker))->execute(read_stock(...));
             $result = 'ok';

@@ -4,21 +4,30 @@
 
 $output = $argv[1];
 $runs = ['breaker' => 'with breaker', 'no-breaker' => 'without'];
+// DEMO_STORAGE=fleet: the hosts are A and B, and Redis was down from, to (seconds).
+$redisDown = array_filter(explode(',', (string) getenv('DEMO_REDIS_DOWN')), 'strlen');
 $summary = [];
+$percentile = function (array $values, float $share): float {
+    sort($values);
+    return $values ? $values[min(count($values) - 1, (int) floor($share * count($values)))] : 0;
+};
 foreach ($runs as $label => $title) {
     $rows = json_decode(file_get_contents("$output/$label.json"), true);
+    $hosts = count($rows[0]['hosts'] ?? [1]);
     $latencies = [];
+    $hostLatencies = array_fill(0, $hosts, []);
     $results = ['ok' => 0, 'rejected' => 0, 'failed' => 0];
     foreach (glob("$output/$label-client-*.log") as $log) {
         foreach (file($log, FILE_IGNORE_NEW_LINES) as $line) {
-            [, $latency, $result] = explode(' ', $line);
+            [, $latency, $result, , $host] = explode(' ', $line) + [4 => 0];
             $latencies[] = (float) $latency;
+            $hostLatencies[$host][] = (float) $latency;
             $results[$result] = ($results[$result] ?? 0) + 1;
         }
     }
-    sort($latencies);
-    $at = fn (float $share) => $latencies ? $latencies[min(count($latencies) - 1, (int) floor($share * count($latencies)))] : 0;
+    $at = fn (float $share) => $percentile($latencies, $share);
     $outage = array_filter($rows, fn ($row) => in_array($row['phase'], ['failing', 'slow'], true));
+    $answered = $results['ok'] + $results['rejected'] + $results['failed'];
     $summary[$title] = [
         'requests answered' => $results['ok'] + $results['rejected'] + $results['failed'],
         '  with stock data' => $results['ok'],
@@ -30,39 +39,104 @@ foreach ($runs as $label => $title) {
         'answers per second during the outage' => round(array_sum(array_map(fn ($r) => $r['ok'] + $r['rejected'] + $r['failed'], $outage)) / max(1, count($outage))),
         'workers busy during the outage (mean of 8)' => round(array_sum(array_column($outage, 'busy')) / max(1, count($outage)), 1),
     ];
+    if ($hosts > 1) {
+        $names = ['A', 'B', 'C', 'D'];
+        // Each host's, below.
+        unset($summary[$title]['workers busy during the outage (mean of 8)']);
+        // The seconds counted from the start of a run, whose row is the next one.
+        $redisOutage = $redisDown ? array_filter($rows, fn ($row) => $row['second'] > $redisDown[0] && $row['second'] <= $redisDown[1]) : [];
+        $events = [];
+        foreach (is_file("$output/$label-events.log") ? file("$output/$label-events.log", FILE_IGNORE_NEW_LINES) : [] as $line) {
+            [, $host, $event] = explode(' ', $line);
+            $events[$host][$event] = ($events[$host][$event] ?? 0) + 1;
+        }
+        for ($host = 0; $host < $hosts; $host++) {
+            $name = $names[$host];
+            $busy = array_map(fn ($row) => $row['hosts'][$host]['busy'], $outage);
+            $summary[$title] += [
+                "host $name: requests answered" => count($hostLatencies[$host]),
+                "host $name: latency p99 (ms)" => round($percentile($hostLatencies[$host], 0.99)),
+                "host $name: workers busy, outage (mean of 8)" => round(array_sum($busy) / max(1, count($busy)), 1),
+                // Sampled once a second: a half-open trial shows as a peak.
+                "host $name: busy, Redis down (mean, max of 8)" => $redisOutage ? (function (array $busy) {
+                    return sprintf('%.1f, %d', array_sum($busy) / count($busy), max($busy));
+                })(array_map(fn ($row) => $row['hosts'][$host]['busy'], $redisOutage)) : '-',
+                "host $name: CircuitOpened events" => $events[$name]['CircuitOpened'] ?? 0,
+                "host $name: StorageFailed events" => $events[$name]['StorageFailed'] ?? 0,
+                "host $name: StorageRecovered events" => $events[$name]['StorageRecovered'] ?? 0,
+            ];
+        }
+    }
+    // What Redis served during the run, from its own counters: a restarted
+    // Redis counts from zero, so the count before it stopped is added, and
+    // the load generator's own samples are left out.
+    $redisStats = glob("$output/$label-redis-[0-9].json");
+    if ($redisStats) {
+        $redis = ['round_trips' => 0, 'usec' => 0];
+        foreach ($redisStats as $file) {
+            foreach (json_decode(file_get_contents($file), true) as $key => $value) {
+                $redis[$key] += $value;
+            }
+        }
+        $redis['round_trips'] -= json_decode(file_get_contents("$output/$label-redis-sampler.json"), true)['round_trips'];
+        // The seconds no host was half-open: a half-open circuit admits its
+        // trials in the store itself, a round trip a call.
+        $steady = array_filter($rows, fn ($row) => !str_contains($row['state'], 'half_open') && $row['redis_round_trips'] !== null);
+        $steadyAnswers = array_sum(array_map(fn ($r) => $r['ok'] + $r['rejected'] + $r['failed'], $steady));
+        $summary[$title] += [
+            'Redis round trips per request' => sprintf('%.3f', $redis['round_trips'] / max(1, $answered)),
+            'Redis CPU per request (us)' => sprintf('%.2f', $redis['usec'] / max(1, $answered)),
+            'Redis round trips/request, none half-open' => sprintf('%.3f', array_sum(array_column($steady, 'redis_round_trips')) / max(1, $steadyAnswers)),
+            'Redis CPU/request (us), none half-open' => sprintf('%.2f', array_sum(array_column($steady, 'redis_usec')) / max(1, $steadyAnswers)),
+        ];
+    }
     $series[$title] = $rows;
 }
 
 printf("%-44s %14s %14s\n", 'summary', ...array_keys($summary));
 foreach (array_keys(reset($summary)) as $metric) {
-    printf("%-44s %14s %14s\n", $metric, ...array_map(fn ($run) => $run[$metric], array_values($summary)));
+    printf("%-44s %14s %14s\n", $metric, ...array_map(fn ($run) => $run[$metric] ?? '-', array_values($summary)));
 }
 
-// The chart: answers per second, p99 latency and busy workers, both runs.
+// The chart: answers per second, p99 latency and busy workers, both runs;
+// with several hosts, the workers busy of each (host B dashed).
 $width = 900;
 $panel = 180;
 $left = 70;
+$hosts = count(reset($series)[0]['hosts'] ?? [1]);
+$dashes = ['', '6,4', '2,3', '8,2,2,2'];
 $panels = [
-    ['answers per second', fn ($r) => $r['ok'] + $r['rejected'] + $r['failed']],
-    ['p99 latency (ms)', fn ($r) => $r['p99']],
-    ['PHP-FPM workers busy', fn ($r) => max(0, $r['busy'])],
+    ['answers per second', [fn ($r) => $r['ok'] + $r['rejected'] + $r['failed']]],
+    ['p99 latency (ms)', [fn ($r) => $r['p99']]],
+    $hosts > 1
+        ? ['PHP-FPM workers busy, per host', array_map(fn ($host) => fn ($r) => max(0, $r['hosts'][$host]['busy']), range(0, $hosts - 1))]
+        : ['PHP-FPM workers busy', [fn ($r) => max(0, $r['busy'])]],
 ];
 $colors = ['with breaker' => '#1b7f3b', 'without' => '#c0392b'];
 $seconds = count(reset($series));
 $x = fn (float $second) => $left + ($second / $seconds) * ($width - $left - 20);
-$svg = sprintf('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">', $width, 40 + count($panels) * ($panel + 30));
+// Room for the label of the Redis outage under the phases'.
+$shift = $redisDown ? 16 : 0;
+$svg = sprintf('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">', $width, 40 + $shift + count($panels) * ($panel + 30));
 $svg .= '<rect width="100%" height="100%" fill="white"/>';
 $svg .= '<text x="10" y="20" font-size="14">circuit_breaker demo: the same outage, with and without the breaker</text>';
 foreach ([[10, 25, '#fdecea', 'failing'], [25, 35, '#fff4e0', 'slow']] as [$from, $to, $fill, $name]) {
     $svg .= sprintf('<rect x="%.1f" y="30" width="%.1f" height="%d" fill="%s"/>', $x($from), $x($to) - $x($from), count($panels) * ($panel + 30), $fill);
     $svg .= sprintf('<text x="%.1f" y="42" fill="#888">%s</text>', $x($from) + 4, $name);
 }
-foreach ($panels as $index => [$title, $value]) {
-    $top = 50 + $index * ($panel + 30);
+if ($redisDown) {
+    [$from, $to] = $redisDown;
+    $svg .= sprintf('<rect x="%.1f" y="46" width="%.1f" height="%d" fill="#5b6bbf" fill-opacity="0.12"/>', $x($from), $x($to) - $x($from), count($panels) * ($panel + 30) - 16);
+    $svg .= sprintf('<text x="%.1f" y="58" fill="#5b6bbf">Redis down</text>', $x($from) + 4);
+}
+foreach ($panels as $index => [$title, $lines]) {
+    $top = 50 + $shift + $index * ($panel + 30);
     $max = 1;
     foreach ($series as $rows) {
         foreach ($rows as $row) {
-            $max = max($max, $value($row));
+            foreach ($lines as $value) {
+                $max = max($max, $value($row));
+            }
         }
     }
     $y = fn (float $v) => $top + $panel - ($v / $max) * $panel;
@@ -70,13 +144,19 @@ foreach ($panels as $index => [$title, $value]) {
     $svg .= sprintf('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#999"/>', $left, $top + $panel, $width - 20, $top + $panel);
     $svg .= sprintf('<text x="%d" y="%d" text-anchor="end">%d</text><text x="%d" y="%d" text-anchor="end">0</text>', $left - 6, $top + 10, $max, $left - 6, $top + $panel);
     foreach ($series as $run => $rows) {
-        $points = implode(' ', array_map(fn ($row) => sprintf('%.1f,%.1f', $x($row['second'] - 0.5), $y($value($row))), $rows));
-        $svg .= sprintf('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>', $colors[$run], $points);
+        foreach ($lines as $line => $value) {
+            $points = implode(' ', array_map(fn ($row) => sprintf('%.1f,%.1f', $x($row['second'] - 0.5), $y($value($row))), $rows));
+            $svg .= sprintf('<polyline fill="none" stroke="%s" stroke-width="2" stroke-dasharray="%s" points="%s"/>', $colors[$run], $dashes[$line], $points);
+        }
     }
 }
-$legend = 40 + count($panels) * ($panel + 30) - 8;
+$legend = 40 + $shift + count($panels) * ($panel + 30) - 8;
 foreach (array_keys($colors) as $i => $run) {
     $svg .= sprintf('<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text x="%d" y="%d">%s</text>', $left + $i * 150, $legend - 10, $colors[$run], $left + 18 + $i * 150, $legend, $run);
+}
+for ($host = 0; $hosts > 1 && $host < $hosts; $host++) {
+    $at = $left + (2 + $host) * 150;
+    $svg .= sprintf('<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#333" stroke-width="2" stroke-dasharray="%s"/><text x="%d" y="%d">host %s</text>', $at, $legend - 4, $at + 24, $legend - 4, $dashes[$host], $at + 30, $legend, chr(ord('A') + $host));
 }
 $svg .= '</svg>';
 file_put_contents("$output/demo.svg", $svg);

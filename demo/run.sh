@@ -4,52 +4,82 @@
 # shared-memory storage), then without. Prints a line per second, then a
 # side-by-side summary, and writes a chart. Everything runs on loopback and
 # stops at the end.
+# DEMO_STORAGE=redis: the circuit in a redis-server of the demo's own.
+# DEMO_STORAGE=fleet: two hosts (two PHP-FPM masters, so two shared-memory
+# segments) sharing the circuit in that redis-server through FleetStorage;
+# Redis is stopped for 10 s during the outage, then started again.
 set -euo pipefail
 extension=${1:?usage: demo/run.sh PATH/TO/circuit_breaker.so}
 here=$(cd "$(dirname "$0")" && pwd)
 output=${DEMO_OUTPUT:-$here/../build/demo}
+storage=${DEMO_STORAGE:-shm}
+case $storage in
+    shm | redis) hosts=(demo) ;;
+    fleet) hosts=(A B) ;;
+    *) echo "DEMO_STORAGE: shm (the default), redis or fleet, not '$storage'" >&2; exit 2 ;;
+esac
 seconds=45
+# The Redis outage of DEMO_STORAGE=fleet, in seconds from the start of a run:
+# once the circuit is open, inside the upstream's failing phase (10 to 25 s).
+redis_down_from=13
+redis_down_for=10
 mkdir -p "$output"
 rm -f "$output"/*.log "$output"/*.json
 fpm=$(command -v php-fpm8.2 || command -v php-fpm)
 work=$(mktemp -d)
 free_port() { php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'; }
 upstream_port=$(free_port)
-fpm_port=$(free_port)
-status_port=$(free_port)
 
-export DEMO_START_FILE=$work/start DEMO_UPSTREAM_LOG=$work/upstream.log
+export DEMO_START_FILE=$work/start DEMO_UPSTREAM_LOG=$work/upstream.log DEMO_STORAGE=$storage
 export DEMO_UPSTREAM=http://127.0.0.1:$upstream_port/stock
 echo 0 > "$DEMO_START_FILE"
 touch "$DEMO_UPSTREAM_LOG"
 
 pids=()
 cleanup() {
-    for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]}" $(cat "$work/redis.pid" 2>/dev/null); do kill "$pid" 2>/dev/null || true; done
     wait 2>/dev/null || true
     rm -rf "$work"
 }
 trap cleanup EXIT
 
-# DEMO_STORAGE=redis: the breaker keeps its circuit in a redis-server of its own.
-if [ "${DEMO_STORAGE:-shm}" = redis ]; then
+start_redis() {
+    redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" \
+        --pidfile "$work/redis.pid" >> "$work/redis.out" 2>&1 &
+    for _ in $(seq 100); do redis-cli -p "$redis_port" ping 2>/dev/null | grep -q PONG && return; sleep 0.05; done
+    echo "redis-server did not start:"; cat "$work/redis.out"; exit 1
+}
+stop_redis() {
+    local pid
+    pid=$(cat "$work/redis.pid")
+    kill "$pid"
+    while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
+    rm -f "$work/redis.pid"
+}
+redis_stats() { php -n "$here/redis-stats.php" "127.0.0.1:$redis_port" "$@"; }
+
+if [ "$storage" != shm ]; then
     redis_port=$(free_port)
-    redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" > "$work/redis.out" 2>&1 &
-    pids+=($!)
+    start_redis
     export DEMO_REDIS=redis://127.0.0.1:$redis_port
-    for _ in $(seq 100); do redis-cli -p "$redis_port" ping 2>/dev/null | grep -q PONG && break; sleep 0.05; done
 fi
 
 PHP_CLI_SERVER_WORKERS=32 php -n -S "127.0.0.1:$upstream_port" "$here/upstream.php" > "$work/upstream.out" 2>&1 &
 pids+=($!)
 
-cat > "$work/php-fpm.conf" <<CONF
+# One PHP-FPM master per host: each has its own shared-memory segment.
+fpm_addresses=()
+status_addresses=()
+for host in "${hosts[@]}"; do
+    fpm_port=$(free_port)
+    status_port=$(free_port)
+    cat > "$work/php-fpm-$host.conf" <<CONF
 [global]
-pid = $work/fpm.pid
-error_log = $work/fpm.log
+pid = $work/fpm-$host.pid
+error_log = $work/fpm-$host.log
 daemonize = no
 
-[demo]
+[$host]
 user = $(id -un)
 listen = 127.0.0.1:$fpm_port
 listen.backlog = 512
@@ -57,25 +87,54 @@ pm = static
 pm.max_children = 8
 pm.status_path = /status
 pm.status_listen = 127.0.0.1:$status_port
+env[DEMO_HOST] = $host
 CONF
-"$fpm" -n -d "extension=$extension" -y "$work/php-fpm.conf" -F -R &
-pids+=($!)
-
-for attempt in $(seq 50); do
-    php -r "require '$here/fastcgi.php'; exit(fcgi_request('127.0.0.1:$status_port', ['SCRIPT_NAME' => '/status', 'SCRIPT_FILENAME' => '/status', 'REQUEST_METHOD' => 'GET'], 1.0) === null ? 1 : 0);" && break
-    [ "$attempt" -lt 50 ] || { echo "php-fpm did not start:"; cat "$work/fpm.log"; exit 1; }
-    sleep 0.1
+    "$fpm" -n -d "extension=$extension" -y "$work/php-fpm-$host.conf" -F -R &
+    pids+=($!)
+    for attempt in $(seq 50); do
+        php -r "require '$here/fastcgi.php'; exit(fcgi_request('127.0.0.1:$status_port', ['SCRIPT_NAME' => '/status', 'SCRIPT_FILENAME' => '/status', 'REQUEST_METHOD' => 'GET'], 1.0) === null ? 1 : 0);" && break
+        [ "$attempt" -lt 50 ] || { echo "php-fpm did not start:"; cat "$work/fpm-$host.log"; exit 1; }
+        sleep 0.1
+    done
+    fpm_addresses+=("127.0.0.1:$fpm_port")
+    status_addresses+=("127.0.0.1:$status_port")
 done
 
 echo "Timeline of each run (${seconds} s): healthy, failing from 10 s (the upstream hangs; calls time out after 1 s),"
-echo "slow from 25 s (700 ms answers), recovered from 35 s. 12 clients, 8 PHP-FPM workers."
-echo "The breaker's storage: ${DEMO_REDIS:-shared memory}."
+if [ "$storage" = fleet ]; then
+    echo "slow from 25 s (700 ms answers), recovered from 35 s. Two hosts (PHP-FPM masters) A and B,"
+    echo "each with 8 workers and 12 clients. Redis is down from ${redis_down_from} s to $((redis_down_from + redis_down_for)) s."
+    echo "The breaker's storage: FleetStorage, each host's shared memory in front of $DEMO_REDIS."
+else
+    echo "slow from 25 s (700 ms answers), recovered from 35 s. 12 clients, 8 PHP-FPM workers."
+    echo "The breaker's storage: ${DEMO_REDIS:-shared memory}."
+fi
 echo
 for run in breaker:1 no-breaker:0; do
     label=${run%%:*}
     : > "$DEMO_UPSTREAM_LOG"
-    php -r 'echo microtime(true) + 0.5;' > "$DEMO_START_FILE"
-    php -n "$here/loadgen.php" "$label" "127.0.0.1:$fpm_port" "127.0.0.1:$status_port" "${run##*:}" "$seconds" "$output"
+    start=$(php -r 'echo microtime(true) + 0.5;')
+    echo "$start" > "$DEMO_START_FILE"
+    outage=
+    if [ "$storage" != shm ]; then
+        redis_stats reset
+        if [ "$storage" = fleet ]; then
+            # Redis restarted has counted nothing: what it served before is kept.
+            (
+                php -r "time_sleep_until($start + $redis_down_from);"
+                redis_stats read > "$output/$label-redis-1.json"
+                stop_redis
+                php -r "time_sleep_until($start + $redis_down_from + $redis_down_for);"
+                start_redis
+            ) &
+            outage=$!
+        fi
+    fi
+    DEMO_EVENT_LOG=$output/$label-events.log php -n "$here/loadgen.php" "$label" "$(IFS=,; echo "${fpm_addresses[*]}")" \
+        "$(IFS=,; echo "${status_addresses[*]}")" "${run##*:}" "$seconds" "$output"
+    [ -z "$outage" ] || wait "$outage"
+    [ "$storage" = shm ] || redis_stats read > "$output/$label-redis-2.json"
     echo
 done
-php -n "$here/report.php" "$output"
+DEMO_REDIS_DOWN="$([ "$storage" = fleet ] && echo "$redis_down_from,$((redis_down_from + redis_down_for))")" \
+    php -n "$here/report.php" "$output"
