@@ -358,7 +358,10 @@ impl FleetStorage {
             return match self.fleet.load_state(service) {
                 Ok(state) => {
                     self.recovered(control, now);
-                    self.follow(service, control, state)
+                    match self.restore_if_forgotten(service, control, state, now)? {
+                        Some(state) => self.follow(service, control, state),
+                        None => Ok(()),
+                    }
                 }
                 Err(error) => {
                     self.fleet_failed(control, error, now);
@@ -405,8 +408,11 @@ impl FleetStorage {
             // A list that lost this host (expired) gets it again next sync.
             control.set_known_hosts(listed);
         }
-        self.follow(service, control, view.state)?;
-        if view.state.generation == generation {
+        let Some(fleet_state) = self.restore_if_forgotten(service, control, view.state, now)? else {
+            return Ok(());
+        };
+        self.follow(service, control, fleet_state)?;
+        if fleet_state.generation == generation {
             let others = view
                 .hosts
                 .iter()
@@ -430,6 +436,55 @@ impl FleetStorage {
             control.set(Word::NextSyncAt, now.max(0) as u64);
         }
         Ok(())
+    }
+
+    /// The state to follow when the fleet store answers `fleet`. A store
+    /// that forgot the circuit (restarted empty, flushed, evicted) answers
+    /// an older generation than the host last followed: a host holding
+    /// something then (open, half-open, forced, typically decided alone
+    /// while the store was down) writes it back, by compare-and-set so that
+    /// one host does, rather than every host taking the forgotten circuit's
+    /// closed state, which no one decided, and calling a service it has just
+    /// seen fail. A store that merely answered again (a partition of this
+    /// host) has not gone back: its state is followed, and a host that was
+    /// cut off does not impose what it decided alone on the fleet. `None`:
+    /// the store failed meanwhile, the host is degraded again.
+    fn restore_if_forgotten(
+        &self,
+        service: &[u8],
+        control: &Control,
+        fleet: CircuitState,
+        now: Millis,
+    ) -> Result<Option<CircuitState>, StorageError> {
+        let known = control.get(Word::FleetGeneration);
+        if fleet.generation >= known {
+            return Ok(Some(fleet));
+        }
+        let local = self.host.load_state(&Self::local(service))?;
+        if local.phase == Phase::Closed && !local.forced {
+            return Ok(Some(fleet));
+        }
+        let restored = CircuitState {
+            generation: known + 1,
+            ..local
+        };
+        let written = self
+            .fleet
+            .compare_and_set_state(service, fleet, restored, FOLLOWED_STATE_TTL_MS)
+            .and_then(|won| {
+                if won {
+                    Ok(restored)
+                } else {
+                    self.fleet.load_state(service)
+                }
+            });
+        match written {
+            Ok(state) => Ok(Some(state)),
+            Err(error) => {
+                self.fleet_failed(control, error, now);
+                Ok(None)
+            }
+        }
     }
 
     /// The host takes the fleet's state, when it has another.

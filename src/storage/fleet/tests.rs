@@ -265,3 +265,92 @@ fn states_follow_the_fleet_beyond_the_generations_a_host_word_keeps() {
     let stored = fleet.store.load_state(b"api").unwrap();
     assert_eq!((stored.phase, stored.generation), (Phase::Open, GENERATION_MASK + 6));
 }
+
+#[test]
+fn a_store_that_forgot_the_circuit_gets_back_the_open_state_hosts_decided_alone() {
+    let fleet = Fleet::new();
+    let config = config();
+    let (first, second) = (fleet.host(), fleet.host());
+    for _ in 0..10 {
+        register(&first, &config, Outcome::Failure, fleet.now());
+    }
+    fleet.advance(SYNC_MS);
+    assert!(matches!(
+        acquire(&second, &config, fleet.now()).0,
+        Permission::Rejected { .. }
+    ));
+    let opened = fleet.store.load_state(b"api").unwrap();
+    assert_eq!(opened.phase, Phase::Open);
+    // The store goes down; both hosts keep deciding alone: at the end of
+    // the open state each lets a trial through, which fails and reopens.
+    fleet.store.set_down(true);
+    fleet.advance(10_000);
+    for host in [&first, &second] {
+        assert_eq!(acquire(host, &config, fleet.now()).0, Permission::Permitted);
+        register(host, &config, Outcome::Failure, fleet.now());
+        assert!(matches!(
+            acquire(host, &config, fleet.now()).0,
+            Permission::Rejected { .. }
+        ));
+    }
+    // It comes back empty, as a restarted server without persistence.
+    fleet.store.set_down(false);
+    assert!(
+        fleet
+            .store
+            .compare_and_set_state(b"api", opened, CircuitState::INITIAL, 60_000)
+            .unwrap()
+    );
+    // Each host finds the store at its next retry: the first writes back
+    // its open state, the second follows it; neither takes the closed state
+    // of the forgotten circuit, and both keep rejecting.
+    let mut events = Vec::new();
+    for _ in 0..10 {
+        fleet.advance(1_000);
+        for host in [&first, &second] {
+            let (permission, emitted) = acquire(host, &config, fleet.now());
+            assert!(matches!(permission, Permission::Rejected { .. }), "{permission:?}");
+            events.extend(emitted);
+        }
+        if events
+            .iter()
+            .filter(|event| matches!(event, Event::StorageRecovered))
+            .count()
+            == 2
+        {
+            break;
+        }
+    }
+    let recovered = events
+        .iter()
+        .filter(|event| matches!(event, Event::StorageRecovered))
+        .count();
+    assert_eq!(recovered, 2, "{events:?}");
+    let restored = fleet.store.load_state(b"api").unwrap();
+    assert_eq!(
+        (restored.phase, restored.generation),
+        (Phase::Open, opened.generation + 1)
+    );
+}
+
+#[test]
+fn a_host_cut_off_from_a_store_that_kept_the_circuit_follows_it() {
+    let fleet = Fleet::new();
+    let config = config();
+    let (cut_off, other) = (fleet.host(), fleet.host());
+    register(&other, &config, Outcome::Success, fleet.now());
+    fleet.store.set_down(true);
+    // Only the cut-off host calls while the store is unreachable: it opens alone.
+    for _ in 0..10 {
+        register(&cut_off, &config, Outcome::Failure, fleet.now());
+    }
+    assert!(matches!(
+        acquire(&cut_off, &config, fleet.now()).0,
+        Permission::Rejected { .. }
+    ));
+    fleet.store.set_down(false);
+    // The store forgot nothing: its closed state is followed, not overwritten.
+    fleet.advance(1_000);
+    assert_eq!(acquire(&cut_off, &config, fleet.now()).0, Permission::Permitted);
+    assert_eq!(fleet.store.load_state(b"api").unwrap().phase, Phase::Closed);
+}
