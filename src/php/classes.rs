@@ -260,9 +260,21 @@ fn invalid_argument_exception() -> &'static ClassEntry {
     spl_class("spl_ce_InvalidArgumentException")
 }
 
+/// An exception of `class` with `message`. A message holding a NUL byte (a
+/// service name, a stored value, a driver's message may) is given as a
+/// built object: ext-php-rs builds the others from a C string, and would
+/// throw "string contains a NUL byte" instead.
+fn exception_of(class: &'static ClassEntry, message: String) -> PhpException {
+    if message.contains('\0') {
+        let object = new_throwable(class, &message, None);
+        return PhpException::new(message.replace('\0', "\\0"), 0, class).with_object(object);
+    }
+    PhpException::new(message, 0, class)
+}
+
 /// A `LogicException`: a misuse of the API by the code that calls it.
 pub fn logic_exception(message: String) -> PhpException {
-    PhpException::new(message, 0, spl_class("spl_ce_LogicException"))
+    exception_of(spl_class("spl_ce_LogicException"), message)
 }
 
 /// Runs `f` with the engine's scope set to `class`, so that it can reach the
@@ -428,11 +440,11 @@ fn previous_of(throwable: &ZendObject) -> Option<&ZendObject> {
 }
 
 pub fn invalid_configuration(error: crate::core::error::ConfigError) -> PhpException {
-    PhpException::new(error.to_string(), 0, INVALID_CONFIGURATION.get())
+    exception_of(INVALID_CONFIGURATION.get(), error.to_string())
 }
 
 pub fn storage_exception(message: String) -> PhpException {
-    PhpException::new(message, 0, STORAGE_EXCEPTION.get())
+    exception_of(STORAGE_EXCEPTION.get(), message)
 }
 
 /// A `StorageException` whose previous is what a storage written in PHP

@@ -398,7 +398,11 @@ pub fn shown_float(value: f64) -> String {
 /// A value as an error message shows it.
 pub fn describe(value: &Zval) -> String {
     if let Some(object) = value.object() {
-        return object.get_class_name().unwrap_or_else(|_| "object".into());
+        // An anonymous class's name goes on after a NUL with where it was
+        // declared: PHP's own messages stop at the NUL, and so does this.
+        let mut name = object.get_class_name().unwrap_or_else(|_| "object".into());
+        name.truncate(name.find('\0').unwrap_or(name.len()));
+        return name;
     }
     if let Some(double) = value.double() {
         return shown_float(double);
