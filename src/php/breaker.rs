@@ -314,6 +314,7 @@ impl CircuitBreaker {
                     run(&breaker, now, emit)
                 }
                 None => {
+                    // One deadline for every round trip of this call.
                     storage.begin_call();
                     let breaker = Breaker {
                         service: &self.service,
