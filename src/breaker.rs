@@ -7,7 +7,7 @@ use crate::core::counts::Outcome;
 use crate::core::duration::Millis;
 use crate::core::machine::{
     CircuitState, Command, Phase, Status, Transition, commanded_transition, due_transition, effective_state,
-    open_remaining_ms, status, transition_after_outcome,
+    open_remaining_ms, status, time_can_end, transition_after_outcome,
 };
 use crate::core::rules::OpeningCause;
 use crate::storage::{CallCounters, Notice, OutcomeRecord, RememberedOpen, Storage, StorageError};
@@ -240,7 +240,21 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     }
 
     /// Stores the transitions time made due, and returns the current state.
+    #[inline]
     fn settle(
+        &self,
+        stored: CircuitState,
+        now: Millis,
+        emit: &mut dyn FnMut(Event),
+    ) -> Result<CircuitState, StorageError> {
+        // Most calls find a state time alone does not change.
+        if !time_can_end(stored) {
+            return Ok(stored);
+        }
+        self.settle_due(stored, now, emit)
+    }
+
+    fn settle_due(
         &self,
         mut stored: CircuitState,
         now: Millis,

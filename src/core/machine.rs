@@ -96,9 +96,19 @@ pub fn open_ends_at(state: CircuitState, config: &Config) -> Millis {
     }
 }
 
+/// Whether time alone may end `stored`: every state but a closed one that
+/// is not forced, which only outcomes (or an operator) end.
+#[inline]
+pub fn time_can_end(stored: CircuitState) -> bool {
+    stored.forced || stored.phase != Phase::Closed
+}
+
 /// The state a call at `now` finds: the stored one, or the one that time
 /// made due and that the call must store first.
 pub fn due_transition(stored: CircuitState, now: Millis, config: &Config) -> Option<Transition> {
+    if !time_can_end(stored) {
+        return None;
+    }
     let max_half_open = config.half_open.max_duration_ms();
     let to = match stored.phase {
         // A forced state ends closed with a fresh window, whatever its phase.
@@ -108,6 +118,7 @@ pub fn due_transition(stored: CircuitState, now: Millis, config: &Config) -> Opt
             }
             stored.next(Phase::Closed, stored.until)
         }
+        // Not reached: `time_can_end` said so.
         Phase::Closed => return None,
         Phase::Open => {
             let half_open_at = open_ends_at(stored, config);

@@ -1,7 +1,7 @@
 //! `CircuitBreaker`: one service's circuit, over a configuration, a storage,
 //! an optional listener and a clock.
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
 use super::args::{ClockArg, ConfigurationArg, Float, ListenerArg, ServiceName, StorageArg};
@@ -34,6 +34,7 @@ use crate::core::counts::Outcome;
 use crate::core::duration::{Millis, checked_millis, format_float, seconds_to_millis};
 use crate::core::error::ConfigError;
 use crate::core::machine::Command;
+use crate::storage::fleet::FleetCircuit;
 use crate::storage::kv::KvStorage;
 use crate::storage::shm::CircuitMemo;
 use crate::storage::{Storage, StorageError};
@@ -62,6 +63,8 @@ pub struct CircuitBreaker {
     /// its storage (a call then neither hashes nor compares the name), and
     /// the sums of the past buckets of its window.
     memo: CircuitMemo,
+    /// The same on a `FleetStorage`: the places of its host records.
+    fleet_circuit: OnceCell<FleetCircuit>,
 }
 
 /// Why the core did not run, or did not finish, for a call.
@@ -139,6 +142,7 @@ impl CircuitBreaker {
             busy: Cell::new(false),
             resolved,
             memo: CircuitMemo::default(),
+            fleet_circuit: OnceCell::new(),
         })
     }
 
@@ -269,9 +273,11 @@ impl CircuitBreaker {
             Some(userland) => (userland, None),
             None => native.expect("checked at construction"),
         };
-        let shared = match (&self.userland, &self.resolved) {
+        let bound = match (&self.userland, &self.resolved) {
             // SAFETY: as for `native`.
-            (None, Resolved::Shared(shared)) => unsafe { &**shared }.ready(),
+            (None, Resolved::Shared(shared)) => unsafe { &**shared }.ready().map(Bindable::Shared),
+            // SAFETY: as for `native`.
+            (None, Resolved::Fleet(fleet)) => unsafe { &**fleet }.storage.ready().map(Bindable::Fleet),
             _ => None,
         };
         let _storage_busy = match storage_busy {
@@ -283,12 +289,10 @@ impl CircuitBreaker {
             if ending().is_some() {
                 return Err(Interrupted::Ending);
             }
-            // One deadline for every round trip of this call.
-            storage.begin_call();
-            let result = match shared {
-                Some(shared) => {
-                    // The system clock is the storage's own: one read serves both.
-                    let storage_now = matches!(self.clock, Clock::System).then_some(now);
+            // The system clock is the storage's own: one read serves both.
+            let storage_now = matches!(self.clock, Clock::System).then_some(now);
+            let result = match bound {
+                Some(Bindable::Shared(shared)) => {
                     let bound = shared.for_circuit(&self.memo, storage_now);
                     let breaker = Breaker {
                         service: &self.service,
@@ -297,7 +301,21 @@ impl CircuitBreaker {
                     };
                     run(&breaker, now, emit)
                 }
+                Some(Bindable::Fleet(fleet)) => {
+                    let circuit = self.fleet_circuit.get_or_init(|| fleet.circuit_of(&self.service));
+                    let bound = fleet.for_circuit(circuit, storage_now);
+                    // One deadline for every round trip of this call.
+                    bound.begin_call();
+                    let breaker = Breaker {
+                        service: &self.service,
+                        config: &self.config,
+                        storage: &bound as &dyn Storage,
+                    };
+                    run(&breaker, now, emit)
+                }
                 None => {
+                    // One deadline for every round trip of this call.
+                    storage.begin_call();
                     let breaker = Breaker {
                         service: &self.service,
                         config: &self.config,
@@ -439,6 +457,14 @@ impl CircuitBreaker {
             Event::StorageRecovered => PhpEvent::StorageRecovered,
         }
     }
+}
+
+/// A storage that a breaker binds to its circuit for each call, keeping
+/// the place of its records between calls.
+#[derive(Clone, Copy)]
+enum Bindable<'a> {
+    Shared(&'a crate::storage::shm::SharedMemoryStorage),
+    Fleet(&'a crate::storage::fleet::FleetStorage),
 }
 
 /// The Rust storage behind a storage object of this extension, with the

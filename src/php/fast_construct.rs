@@ -70,6 +70,7 @@ impl<'a> Arguments<'a> {
     }
 
     /// A parameter of type `?T` that may be left out (null then).
+    #[inline]
     pub fn optional<T: FromZval<'a>>(&self, index: usize, name: &str) -> Result<Option<T>, Refused> {
         match self.values.get(index) {
             Some(value) => Option::<T>::from_zval(value).ok_or_else(|| invalid(name)),

@@ -120,6 +120,14 @@ pub enum FleetTier {
 }
 
 impl FleetTier {
+    /// The tier, when it has its host segment.
+    pub fn ready(&self) -> Option<&Fleet> {
+        match self {
+            Self::Ready(fleet) => Some(fleet),
+            Self::Unavailable(_) => None,
+        }
+    }
+
     fn usable(&self) -> Result<&Fleet, StorageError> {
         match self {
             Self::Ready(fleet) => Ok(fleet),

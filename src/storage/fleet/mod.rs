@@ -281,12 +281,19 @@ impl FleetStorage {
         self.host.for_circuit(&circuit.memo, Some(now))
     }
 
+    #[inline]
     fn control_of(&self, service: &[u8], circuit: &Circuit, now: Millis) -> Result<Control, StorageError> {
         if let Some((words, at)) = circuit.control.get()
             && (0..TOUCH_EVERY_MS).contains(&(now - at))
         {
             return Ok(Control(words));
         }
+        self.look_up_control(service, circuit, now)
+    }
+
+    /// Looks the `F` record up again, which keeps it in use.
+    #[cold]
+    fn look_up_control(&self, service: &[u8], circuit: &Circuit, now: Millis) -> Result<Control, StorageError> {
         let words = self.host.plain_words(&[b"F", service].concat())?;
         circuit.control.set(Some((words, now)));
         Ok(Control(words))
@@ -333,18 +340,37 @@ impl FleetStorage {
 
     /// Syncs when one is due and this process wins the election for it
     /// (the retry of a degraded host is the same election on its own word).
+    #[inline]
     fn sync_if_due(&self, service: &[u8], control: &Control, now: Millis) -> Result<(), StorageError> {
-        let now_word = now.max(0) as u64;
-        let (word, next) = if control.degraded() {
-            (
-                Word::RetryAt,
-                now + retry_delay_ms(control.get(Word::FailureStreak) + 1),
-            )
+        let word = if control.degraded() {
+            Word::RetryAt
         } else {
-            (Word::NextSyncAt, now + self.sync_interval_ms)
+            Word::NextSyncAt
         };
         let due_at = control.get(word);
-        if now_word < due_at || !control.swap(word, due_at, next.max(0) as u64) {
+        // Most calls: not due, one load more.
+        if (now.max(0) as u64) < due_at {
+            return Ok(());
+        }
+        self.sync_if_elected(service, control, word, due_at, now)
+    }
+
+    /// A sync is due at `due_at` on `word`: the process that moves `word`
+    /// on to the next one does it.
+    #[cold]
+    fn sync_if_elected(
+        &self,
+        service: &[u8],
+        control: &Control,
+        word: Word,
+        due_at: u64,
+        now: Millis,
+    ) -> Result<(), StorageError> {
+        let next = match word {
+            Word::RetryAt => now + retry_delay_ms(control.get(Word::FailureStreak) + 1),
+            _ => now + self.sync_interval_ms,
+        };
+        if !control.swap(word, due_at, next.max(0) as u64) {
             return Ok(());
         }
         self.sync(service, control, now)
@@ -543,6 +569,7 @@ impl FleetStorage {
 
     /// The others' totals to add to the host's window of `generation`, when
     /// the last sync saw that generation.
+    #[inline]
     fn others(control: &Control, generation: u64, slot_count: usize) -> Option<([u64; SLOTS], u64)> {
         if control.get(Word::OthersGeneration) != (generation & GENERATION_MASK) + 1 {
             return None;
@@ -575,25 +602,79 @@ impl FleetStorage {
     }
 }
 
-impl Storage for FleetStorage {
+/// A service's circuit on this tier as a breaker keeps it between calls:
+/// the places of its host records and the name of its `L` record, so that
+/// a call neither looks up nor builds a name.
+#[derive(Clone)]
+pub struct FleetCircuit(Rc<Circuit>);
+
+impl FleetStorage {
+    /// What a breaker of `service` keeps to bind its calls (see
+    /// [`FleetStorage::for_circuit`]).
+    pub fn circuit_of(&self, service: &[u8]) -> FleetCircuit {
+        FleetCircuit(self.circuit(service))
+    }
+
+    /// This storage as the breaker of one service uses it for one call:
+    /// `circuit` is what that breaker keeps (from [`Self::circuit_of`] on
+    /// this storage, for that service), `now` the instant of the call when
+    /// it is read from the same clock as this storage's, so the call reads
+    /// it once. Within the call, the `L` record is found once.
+    pub fn for_circuit<'a>(&'a self, circuit: &'a FleetCircuit, now: Option<Millis>) -> BoundFleet<'a> {
+        self.bound(&circuit.0, now.unwrap_or_else(|| (self.clock)()))
+    }
+
+    fn bound<'a>(&'a self, circuit: &'a Circuit, now: Millis) -> BoundFleet<'a> {
+        BoundFleet {
+            tier: self,
+            circuit,
+            now,
+            local: self.on_host(circuit, now),
+        }
+    }
+
+    /// Runs `run` on this storage bound to the circuit of `service`, at the
+    /// instant `begin_call` read (or now).
+    fn with_bound<T>(&self, service: &[u8], run: impl FnOnce(&BoundFleet<'_>) -> T) -> T {
+        let circuit = self.circuit(service);
+        run(&self.bound(&circuit, self.now()))
+    }
+}
+
+/// The tier as one call of one breaker uses it (see
+/// [`FleetStorage::for_circuit`]); the tier itself is the same, finding the
+/// circuit by name.
+pub struct BoundFleet<'a> {
+    tier: &'a FleetStorage,
+    circuit: &'a Circuit,
+    now: Millis,
+    /// The `L` record's storage for this call.
+    local: BoundCircuit<'a>,
+}
+
+impl BoundFleet<'_> {
+    fn control(&self, service: &[u8]) -> Result<Control, StorageError> {
+        self.tier.control_of(service, self.circuit, self.now)
+    }
+}
+
+impl Storage for BoundFleet<'_> {
     fn begin_call(&self) {
-        self.call_begun.set(true);
-        self.call_now.set(Some((self.clock)()));
+        self.tier.call_begun.set(true);
     }
 
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
-        let now = self.now();
-        let circuit = self.circuit(service);
-        let control = self.control_of(service, &circuit, now)?;
-        self.sync_if_due(service, &control, now)?;
-        let local = self.on_host(&circuit, now).load_state(&circuit.local_name)?;
+        let (tier, now) = (self.tier, self.now);
+        let control = self.control(service)?;
+        tier.sync_if_due(service, &control, now)?;
+        let local = self.local.load_state(&self.circuit.local_name)?;
         if local.phase != Phase::HalfOpen {
             return Ok(local);
         }
         // Half-open is decided at the fleet store: one trial fleet-wide.
-        match self.at_fleet(&control, |fleet| fleet.load_state(service)) {
+        match tier.at_fleet(&control, |fleet| fleet.load_state(service)) {
             Some(state) => {
-                self.follow(service, &control, state)?;
+                tier.follow(service, &control, state)?;
                 Ok(state)
             }
             None => Ok(local),
@@ -607,33 +688,34 @@ impl Storage for FleetStorage {
         new: CircuitState,
         ttl_ms: Millis,
     ) -> Result<bool, StorageError> {
+        let tier = self.tier;
         let control = self.control(service)?;
-        let local_name = Self::local(service);
-        let generation = Self::widen(&control, expected.generation);
+        let generation = FleetStorage::widen(&control, expected.generation);
         let step = new.generation.wrapping_sub(expected.generation) & GENERATION_MASK;
         let expected_at_fleet = CircuitState { generation, ..expected };
         let new_at_fleet = CircuitState {
             generation: generation + step,
             ..new
         };
-        let stored = self.at_fleet(&control, |fleet| {
+        let stored = tier.at_fleet(&control, |fleet| {
             let won = fleet.compare_and_set_state(service, expected_at_fleet, new_at_fleet, ttl_ms)?;
             let current = if won { new_at_fleet } else { fleet.load_state(service)? };
             Ok((won, current))
         });
         match stored {
             Some((won, current)) => {
-                self.follow(service, &control, current)?;
+                tier.follow(service, &control, current)?;
                 Ok(won)
             }
-            None => self.host.compare_and_set_state(&local_name, expected, new, ttl_ms),
+            None => tier
+                .host
+                .compare_and_set_state(&self.circuit.local_name, expected, new, ttl_ms),
         }
     }
 
     fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
-        let now = self.now();
-        let circuit = self.circuit(service);
-        let control = self.control_of(service, &circuit, now)?;
+        let tier = self.tier;
+        let control = self.control(service)?;
         let window_ms = record.window.window_ms().max(0) as u64;
         if control.get(Word::WindowMs) != window_ms || control.get(Word::SlotCount) != record.slot_count as u64 {
             control.set(Word::WindowMs, window_ms);
@@ -642,15 +724,13 @@ impl Storage for FleetStorage {
             // with the fleet from this call on.
             control.set(Word::NextSyncAt, 0);
         }
-        self.sync_if_due(service, &control, record.now)?;
+        tier.sync_if_due(service, &control, record.now)?;
         // Counted on the host in every phase: while degraded, the host's
         // half-open state decides on these.
-        let (state, mut tally) = self
-            .on_host(&circuit, now)
-            .record_outcome(&circuit.local_name, record)?;
+        let (state, mut tally) = self.local.record_outcome(&self.circuit.local_name, record)?;
         if state.phase == Phase::HalfOpen {
-            if let Some((state, tally)) = self.at_fleet(&control, |fleet| fleet.record_outcome(service, record)) {
-                self.follow(service, &control, state)?;
+            if let Some((state, tally)) = tier.at_fleet(&control, |fleet| fleet.record_outcome(service, record)) {
+                tier.follow(service, &control, state)?;
                 return Ok((state, tally));
             }
             return Ok((state, tally));
@@ -658,7 +738,7 @@ impl Storage for FleetStorage {
         if control.degraded() {
             return Ok((state, tally));
         }
-        if let Some((sums, run)) = Self::others(&control, state.generation, record.slot_count) {
+        if let Some((sums, run)) = FleetStorage::others(&control, state.generation, record.slot_count) {
             let own = &tally.window;
             tally.window = SlotCounts::from_fn(own.len(), |slot| own[slot] + sums.get(slot).copied().unwrap_or(0));
             tally.consecutive_failures = tally.consecutive_failures.max(run);
@@ -667,14 +747,15 @@ impl Storage for FleetStorage {
     }
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+        let tier = self.tier;
         let control = self.control(service)?;
         let at_fleet = CircuitState {
-            generation: Self::widen(&control, state.generation),
+            generation: FleetStorage::widen(&control, state.generation),
             ..state
         };
-        match self.at_fleet(&control, |fleet| fleet.admit_half_open(service, at_fleet, ttl_ms)) {
+        match tier.at_fleet(&control, |fleet| fleet.admit_half_open(service, at_fleet, ttl_ms)) {
             Some(admissions) => Ok(admissions),
-            None => self.host.admit_half_open(&Self::local(service), state, ttl_ms),
+            None => tier.host.admit_half_open(&self.circuit.local_name, state, ttl_ms),
         }
     }
 
@@ -688,28 +769,98 @@ impl Storage for FleetStorage {
         slot_count: usize,
         now: Millis,
     ) -> Result<Vec<u64>, StorageError> {
+        let tier = self.tier;
         let control = self.control(service)?;
-        let local_name = Self::local(service);
-        let local = self.host.load_state(&local_name)?;
+        let local_name = &self.circuit.local_name;
+        let local = tier.host.load_state(local_name)?;
         if local.phase == Phase::HalfOpen {
-            let generation = Self::widen(&control, generation);
-            if let Some(counts) = self.at_fleet(&control, |fleet| {
+            let generation = FleetStorage::widen(&control, generation);
+            if let Some(counts) = tier.at_fleet(&control, |fleet| {
                 fleet.read_window(service, generation, window, slot_count, now)
             }) {
                 return Ok(counts);
             }
         }
-        let mut counts = self
+        let mut counts = tier
             .host
-            .read_window(&local_name, generation & GENERATION_MASK, window, slot_count, now)?;
+            .read_window(local_name, generation & GENERATION_MASK, window, slot_count, now)?;
         if !control.degraded()
-            && let Some((sums, _)) = Self::others(&control, generation, slot_count)
+            && let Some((sums, _)) = FleetStorage::others(&control, generation, slot_count)
         {
             for (count, other) in counts.iter_mut().zip(sums) {
                 *count += other;
             }
         }
         Ok(counts)
+    }
+
+    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        self.tier.list_circuits(prefix)
+    }
+
+    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
+        self.tier.list_circuits_with_counters(prefix)
+    }
+
+    /// Metrics are the host's: each host counts its own calls.
+    fn count_permission(&self, _service: &[u8], permitted: bool, config: &Config) {
+        self.local.count_permission(&self.circuit.local_name, permitted, config);
+    }
+
+    fn counters(&self, _service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
+        self.tier.host.counters(&self.circuit.local_name)
+    }
+
+    fn max_slots(&self) -> Option<usize> {
+        self.tier.max_slots()
+    }
+
+    fn take_notices(&self, notice: &mut dyn FnMut(Notice)) {
+        self.tier.take_notices(notice);
+    }
+}
+
+impl Storage for FleetStorage {
+    fn begin_call(&self) {
+        self.call_begun.set(true);
+        self.call_now.set(Some((self.clock)()));
+    }
+
+    fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
+        self.with_bound(service, |bound| bound.load_state(service))
+    }
+
+    fn compare_and_set_state(
+        &self,
+        service: &[u8],
+        expected: CircuitState,
+        new: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        self.with_bound(service, |bound| {
+            bound.compare_and_set_state(service, expected, new, ttl_ms)
+        })
+    }
+
+    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
+        self.with_bound(service, |bound| bound.record_outcome(service, record))
+    }
+
+    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+        self.with_bound(service, |bound| bound.admit_half_open(service, state, ttl_ms))
+    }
+
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        self.with_bound(service, |bound| {
+            bound.read_window(service, generation, window, slot_count, now)
+        })
     }
 
     fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
@@ -728,11 +879,8 @@ impl Storage for FleetStorage {
             .collect()
     }
 
-    /// Metrics are the host's: each host counts its own calls.
     fn count_permission(&self, service: &[u8], permitted: bool, config: &Config) {
-        let circuit = self.circuit(service);
-        self.on_host(&circuit, self.now())
-            .count_permission(&circuit.local_name, permitted, config);
+        self.with_bound(service, |bound| bound.count_permission(service, permitted, config));
     }
 
     fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
@@ -745,9 +893,15 @@ impl Storage for FleetStorage {
 
     fn take_notices(&self, notice: &mut dyn FnMut(Notice)) {
         // Asked after every call; rarely anything to say.
-        if self.notices.borrow().is_empty() {
-            return;
+        if !self.notices.borrow().is_empty() {
+            self.pass_notices(notice);
         }
+    }
+}
+
+impl FleetStorage {
+    #[cold]
+    fn pass_notices(&self, notice: &mut dyn FnMut(Notice)) {
         for pending in self.notices.take() {
             notice(pending);
         }

@@ -261,9 +261,7 @@ impl SharedMemoryStorage {
     /// its own words there, under names of its own. Its counters' words
     /// only: the record's key, state and metrics keep their meaning.
     pub fn plain_words(&self, service: &[u8]) -> Result<&'static [AtomicU64], StorageError> {
-        let now = self.now();
-        let located = self.record_for(service, true, None, now)?.expect("created");
-        Ok(located.record.counters.as_flattened())
+        Ok(self.unbound().created(service)?.record.counters.as_flattened())
     }
 
     /// A circuit's counts of `generation` over the window at `now`, bucket
@@ -277,7 +275,7 @@ impl SharedMemoryStorage {
         slot_count: usize,
         now: Millis,
     ) -> Result<(Vec<BucketCounts>, u64), StorageError> {
-        let Some(located) = self.record_for(service, false, None, self.now())? else {
+        let Some(located) = self.unbound().record_for(service, false)? else {
             return Ok((Vec::new(), 0));
         };
         let record = located.record;
