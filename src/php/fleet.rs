@@ -12,18 +12,15 @@ use super::memcached::MemcachedStorage;
 use super::redis::RedisStorage;
 use super::reentry::refuse_reconstruction;
 use super::shared_memory::{ApcuStorage, SharedMemoryStorage, SharedStorage, segment};
-use crate::core::config::Config;
 use crate::core::counts::Tally;
 use crate::core::duration::{Millis, checked_millis};
 use crate::core::error::ConfigError;
 use crate::core::machine::CircuitState;
 use crate::core::window::WindowGeometry;
+use crate::storage::available::Available;
 use crate::storage::fleet::{FleetStorage as Fleet, MAX_SYNC_INTERVAL_MS, MIN_SYNC_INTERVAL_MS};
 use crate::storage::shm::SharedMemoryStorage as ShmStorage;
-use crate::storage::{
-    CallCounters, FleetView, HostWindow, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, Storage,
-    StorageError,
-};
+use crate::storage::{FleetView, HostWindow, ListedCircuit, OutcomeRecord, Storage, StorageError};
 
 /// The Rust storage inside a `RedisStorage` or `MemcachedStorage` object,
 /// with a reference to that object, which keeps it alive.
@@ -114,96 +111,7 @@ impl Storage for HeldStore {
 }
 
 /// The tier, or why it has no host segment (every call then fails open).
-pub enum FleetTier {
-    Ready(Box<Fleet>),
-    Unavailable(String),
-}
-
-impl FleetTier {
-    /// The tier, when it has its host segment.
-    pub fn ready(&self) -> Option<&Fleet> {
-        match self {
-            Self::Ready(fleet) => Some(fleet),
-            Self::Unavailable(_) => None,
-        }
-    }
-
-    fn usable(&self) -> Result<&Fleet, StorageError> {
-        match self {
-            Self::Ready(fleet) => Ok(fleet),
-            Self::Unavailable(error) => Err(StorageError::Unavailable(error.clone())),
-        }
-    }
-}
-
-impl Storage for FleetTier {
-    fn begin_call(&self) {
-        if let Self::Ready(fleet) = self {
-            fleet.begin_call();
-        }
-    }
-
-    fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
-        self.usable()?.load_state(service)
-    }
-
-    fn compare_and_set_state(
-        &self,
-        service: &[u8],
-        expected: CircuitState,
-        new: CircuitState,
-        ttl_ms: Millis,
-    ) -> Result<bool, StorageError> {
-        self.usable()?.compare_and_set_state(service, expected, new, ttl_ms)
-    }
-
-    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
-        self.usable()?.record_outcome(service, record)
-    }
-
-    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
-        self.usable()?.admit_half_open(service, state, ttl_ms)
-    }
-
-    fn read_window(
-        &self,
-        service: &[u8],
-        generation: u64,
-        window: WindowGeometry,
-        slot_count: usize,
-        now: Millis,
-    ) -> Result<Vec<u64>, StorageError> {
-        self.usable()?.read_window(service, generation, window, slot_count, now)
-    }
-
-    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
-        self.usable()?.list_circuits(prefix)
-    }
-
-    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
-        self.usable()?.list_circuits_with_counters(prefix)
-    }
-
-    fn count_permission(&self, service: &[u8], permitted: bool, config: &Config) {
-        if let Self::Ready(fleet) = self {
-            fleet.count_permission(service, permitted, config);
-        }
-    }
-
-    fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
-        self.usable()?.counters(service)
-    }
-
-    fn max_slots(&self) -> Option<usize> {
-        Some(crate::storage::shm::SLOTS)
-    }
-
-    fn take_notices(&self, notice: &mut dyn FnMut(Notice)) {
-        if let Self::Ready(fleet) = self {
-            fleet.take_notices(notice);
-        }
-    }
-}
+pub type FleetTier = Available<Fleet>;
 
 const FLEET_LIMITS: &str = "a RedisStorage (standalone, cluster or Sentinel) or a MemcachedStorage of this extension";
 
@@ -260,12 +168,12 @@ impl FleetStorage {
         let storage = match prefix.and_then(|prefix| segment().map(|segment| (segment, prefix))) {
             Ok((segment, prefix)) => {
                 let host = ShmStorage::new(segment, prefix, Box::new(system_now_ms));
-                FleetTier::Ready(Box::new(Fleet::new(
+                FleetTier::Ready(Fleet::new(
                     Box::new(store),
                     &host,
                     sync_interval_ms,
                     Box::new(system_now_ms),
-                )))
+                ))
             }
             Err(error) => FleetTier::Unavailable(error),
         };

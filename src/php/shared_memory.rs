@@ -15,14 +15,10 @@ use super::args::Text;
 use super::classes::storage_interface;
 use super::reentry::refuse_reconstruction;
 use super::status::list_circuits;
-use crate::core::counts::Tally;
-use crate::core::duration::Millis;
-use crate::core::machine::CircuitState;
-use crate::core::window::WindowGeometry;
+use crate::storage::available::Available;
 use crate::storage::shm::{
     DEFAULT_MAX_SHARE, Segment, SharedMemoryStorage as ShmStorage, idle_records, parse_size, record_size,
 };
-use crate::storage::{CallCounters, ListedCircuit, ListedCircuitCounters, OutcomeRecord, Storage, StorageError};
 
 pub const SIZE_SETTING: &str = "circuit_breaker.shm_size";
 const DEFAULT_SIZE: &str = "32M";
@@ -199,84 +195,7 @@ fn segment_name_row(segment: &Segment) -> String {
 
 /// The storage object of a PHP `SharedMemoryStorage`: the segment, or why
 /// there is none (every call then fails, and the breaker fails open).
-pub enum SharedStorage {
-    Ready(ShmStorage),
-    Unavailable(String),
-}
-
-impl SharedStorage {
-    /// The storage over the segment, when there is one.
-    pub fn ready(&self) -> Option<&ShmStorage> {
-        match self {
-            Self::Ready(storage) => Some(storage),
-            Self::Unavailable(_) => None,
-        }
-    }
-
-    fn usable(&self) -> Result<&ShmStorage, StorageError> {
-        match self {
-            Self::Ready(storage) => Ok(storage),
-            Self::Unavailable(error) => Err(StorageError::Unavailable(error.clone())),
-        }
-    }
-}
-
-impl Storage for SharedStorage {
-    fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
-        self.usable()?.load_state(service)
-    }
-
-    fn compare_and_set_state(
-        &self,
-        service: &[u8],
-        expected: CircuitState,
-        new: CircuitState,
-        ttl_ms: Millis,
-    ) -> Result<bool, StorageError> {
-        self.usable()?.compare_and_set_state(service, expected, new, ttl_ms)
-    }
-
-    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
-        self.usable()?.record_outcome(service, record)
-    }
-
-    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
-        self.usable()?.admit_half_open(service, state, ttl_ms)
-    }
-
-    fn read_window(
-        &self,
-        service: &[u8],
-        generation: u64,
-        window: WindowGeometry,
-        slot_count: usize,
-        now: Millis,
-    ) -> Result<Vec<u64>, StorageError> {
-        self.usable()?.read_window(service, generation, window, slot_count, now)
-    }
-
-    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
-        self.usable()?.list_circuits(prefix)
-    }
-
-    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
-        self.usable()?.list_circuits_with_counters(prefix)
-    }
-
-    fn count_permission(&self, service: &[u8], permitted: bool, config: &crate::core::config::Config) {
-        if let Self::Ready(storage) = self {
-            storage.count_permission(service, permitted, config);
-        }
-    }
-
-    fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
-        self.usable()?.counters(service)
-    }
-
-    fn max_slots(&self) -> Option<usize> {
-        Some(crate::storage::shm::SLOTS)
-    }
-}
+pub type SharedStorage = Available<ShmStorage>;
 
 fn shared_storage(prefix: Text) -> SharedStorage {
     match segment() {

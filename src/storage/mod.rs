@@ -1,6 +1,7 @@
 //! Where circuits live. A storage makes the core's few operations atomic; it
 //! never decides anything about a circuit.
 
+pub mod available;
 pub mod backoff;
 pub mod fleet;
 pub mod kv;
