@@ -11,12 +11,12 @@ use std::collections::HashMap;
 use std::rc::Rc;
 
 use circuit_breaker::core::duration::Millis;
-use circuit_breaker::storage::fleet::FleetStorage;
 use circuit_breaker::storage::fleet::memory_store::MemoryFleetStore;
 use circuit_breaker::storage::kv::{KeyValue, KvStorage, Values, key_name};
 use circuit_breaker::storage::memory::InMemoryStorage;
 use circuit_breaker::storage::shm::{Segment, SharedMemoryStorage};
 use circuit_breaker::storage::{Storage, StorageError};
+use conformance::fleet::Fleet;
 use conformance::{Backend, Clock};
 
 /// One `InMemoryStorage` per prefix: the objects of one application share it.
@@ -53,64 +53,23 @@ impl Backend for SharedMemory {
     }
 }
 
-/// `FleetStorage` over a fleet store in memory (one per prefix, as one
-/// Redis holds every application's keys apart): this server is one host (a
-/// segment), another server another host (a segment of its own).
-struct Fleet {
+/// A fleet store in memory per prefix (as one Redis holds every
+/// application's keys apart), for the hosts of `FleetStorage`.
+struct MemoryFleetStores {
     clock: Clock,
-    this_host: &'static Segment,
-    other_host: &'static Segment,
     stores: RefCell<HashMap<Vec<u8>, MemoryFleetStore>>,
-    made: RefCell<Vec<Rc<FleetStorage>>>,
 }
 
-impl Fleet {
-    fn new(clock: &Clock) -> Self {
-        let segment = || -> &'static Segment { Box::leak(Box::new(Segment::create(1 << 20, 1.0).unwrap())) };
-        Self {
-            clock: clock.clone(),
-            this_host: segment(),
-            other_host: segment(),
-            stores: RefCell::default(),
-            made: RefCell::default(),
-        }
-    }
-
-    fn storage_on(&self, host: &'static Segment, prefix: &[u8]) -> Rc<dyn Storage> {
-        let clock = self.clock.clone();
-        let store = self
-            .stores
-            .borrow_mut()
-            .entry(prefix.to_vec())
-            .or_insert_with(|| MemoryFleetStore::new(InMemoryStorage::new(Box::new(move || clock.get()))))
-            .clone();
-        let clock = self.clock.clone();
-        let host = SharedMemoryStorage::new(host, prefix.to_vec(), Box::new(move || clock.get()));
-        let clock = self.clock.clone();
-        let storage = Rc::new(FleetStorage::new(
-            Box::new(store),
-            &host,
-            200,
-            Box::new(move || clock.get()),
-        ));
-        self.made.borrow_mut().push(storage.clone());
-        storage
-    }
-}
-
-impl Backend for Fleet {
+impl Backend for MemoryFleetStores {
     fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
-        self.storage_on(self.this_host, prefix)
-    }
-
-    fn storage_of_another_server(&self, prefix: &[u8]) -> Rc<dyn Storage> {
-        self.storage_on(self.other_host, prefix)
-    }
-
-    fn command_stored(&self, service: &[u8]) {
-        for storage in self.made.borrow().iter() {
-            storage.make_sync_due(service).unwrap();
-        }
+        let clock = self.clock.clone();
+        Rc::new(
+            self.stores
+                .borrow_mut()
+                .entry(prefix.to_vec())
+                .or_insert_with(|| MemoryFleetStore::new(InMemoryStorage::new(Box::new(move || clock.get()))))
+                .clone(),
+        )
     }
 }
 
@@ -250,6 +209,6 @@ mod fleet_over_memory {
     use super::*;
 
     behaviours!(tests_over! {
-        |clock: &Clock| Box::new(Fleet::new(clock)) as Box<dyn Backend>;
+        |clock: &Clock| Fleet::over(Box::new(MemoryFleetStores { clock: clock.clone(), stores: RefCell::default() }), clock);
     });
 }

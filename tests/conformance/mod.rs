@@ -13,6 +13,8 @@
 //! (how long a state is kept) is read from the server instead
 //! ([`Backend::state_ttl_ms`]).
 
+pub mod fleet;
+
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::{SystemTime, UNIX_EPOCH};
