@@ -174,17 +174,20 @@ thread_local! {
     static LAST_PANIC: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
+/// What a panic said, when it said it with a string.
+pub fn panic_text(payload: &(dyn std::any::Any + Send)) -> Option<String> {
+    payload
+        .downcast_ref::<&str>()
+        .map(|message| (*message).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+}
+
 /// Panics are bugs, caught at the binding boundary by [`contain_panic`] and
 /// reported through the call's own channel (a `StorageFailed` event, an
 /// exception): printing them too would write into the page being served.
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        let message = info
-            .payload()
-            .downcast_ref::<&str>()
-            .map(|message| (*message).to_owned())
-            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "a panic".to_owned());
+        let message = panic_text(info.payload()).unwrap_or_else(|| "a panic".to_owned());
         let place = info
             .location()
             .map(|location| format!(" at {}:{}", location.file(), location.line()))

@@ -22,7 +22,7 @@ use ext_php_rs::zend::{ExecuteData, bailout};
 
 use super::args::Float;
 use super::breaker::{CircuitBreaker, duration_ms};
-use super::callback::{bailout_held, take_bailout};
+use super::callback::{bailout_held, panic_text, take_bailout};
 use super::fast_construct::{Arguments, Refused, replace_handler};
 use crate::breaker::Permission;
 use crate::core::counts::Outcome;
@@ -77,11 +77,7 @@ unsafe fn run<A>(
         }
     }));
     if let Err(payload) = ran {
-        let message = payload
-            .downcast_ref::<&str>()
-            .map(|message| (*message).to_owned())
-            .or_else(|| payload.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "non-string panic payload".to_owned());
+        let message = panic_text(payload.as_ref()).unwrap_or_else(|| "non-string panic payload".to_owned());
         PhpException::new(format!("Rust panic: {message}"), 0, ext_php_rs::zend::ce::error()).throw();
     }
     if take_bailout() {
