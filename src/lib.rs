@@ -6,6 +6,7 @@
 
 pub mod breaker;
 pub mod core;
+pub mod http;
 pub mod storage;
 
 #[cfg(feature = "php")]
