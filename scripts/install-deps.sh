@@ -11,8 +11,10 @@ case "${1:-all}" in
     build) ;;
     valgrind) packages+=(valgrind) ;;
     # php8.2-redis and php8.2-memcached: the tests that build storages from
-    # the clients an application already has (phpredis, php-memcached).
-    *) packages+=(php8.2-fpm libfcgi-bin redis-server redis-sentinel redis-tools memcached openssl php8.2-redis php8.2-memcached) ;;
+    # the clients an application already has (phpredis, php-memcached);
+    # php8.2-curl, Guzzle, Symfony HttpClient and the PSR packages: the HTTP
+    # guard's tests, with the clients applications use.
+    *) packages+=(php8.2-fpm libfcgi-bin redis-server redis-sentinel redis-tools memcached openssl php8.2-redis php8.2-memcached php8.2-curl php-guzzlehttp-guzzle php-symfony-http-client php-nyholm-psr7 php-psr-http-client) ;;
 esac
 missing=()
 for package in "${packages[@]}"; do

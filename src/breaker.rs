@@ -67,10 +67,17 @@ pub struct Breaker<'a, S: Storage + ?Sized> {
 
 impl<S: Storage + ?Sized> Breaker<'_, S> {
     /// Whether a call may go to the service now. A storage failure permits it.
+    #[inline]
     pub fn acquire(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> Permission {
-        let permission = self.decide(now, emit);
+        self.acquire_noting_trial(now, emit).0
+    }
+
+    /// [`Self::acquire`], telling also whether a permitted call is a trial
+    /// of the half-open state (one whose timeout a caller may shorten).
+    pub fn acquire_noting_trial(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> (Permission, bool) {
+        let decided = self.decide(now, emit);
         self.pass_notices(emit);
-        permission
+        decided
     }
 
     /// What the storage told beside its results, as events.
@@ -83,40 +90,44 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         });
     }
 
-    fn decide(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> Permission {
+    fn decide(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> (Permission, bool) {
         match self.try_acquire(now, emit) {
-            Ok(Permission::Permitted) => {
+            Ok((Permission::Permitted, trial)) => {
                 self.storage.count_permission(self.service, true, self.config);
-                Permission::Permitted
+                (Permission::Permitted, trial)
             }
-            Ok(rejected @ Permission::Rejected { phase, .. }) => {
+            Ok((rejected @ Permission::Rejected { phase, .. }, _)) => {
                 self.storage.count_permission(self.service, false, self.config);
                 emit(Event::Rejected { phase });
-                rejected
+                (rejected, false)
             }
             // The storage failed: nothing to count in.
             Err(error) => {
                 emit(Event::StorageFailed(error));
-                Permission::Permitted
+                (Permission::Permitted, false)
             }
         }
     }
 
-    fn try_acquire(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> Result<Permission, StorageError> {
+    /// The permission, and whether it admits a half-open trial.
+    fn try_acquire(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> Result<(Permission, bool), StorageError> {
         if let Some(open) = self
             .storage
             .remembered_open_until(self.service)
             .filter(|open| now < open.until && now < open.recheck_at)
         {
-            return Ok(Permission::Rejected {
-                phase: Phase::Open,
-                retry_after_ms: Some(open.until - now),
-            });
+            return Ok((
+                Permission::Rejected {
+                    phase: Phase::Open,
+                    retry_after_ms: Some(open.until - now),
+                },
+                false,
+            ));
         }
         let stored = self.storage.load_state(self.service)?;
         let state = self.settle(stored, now, emit)?;
         Ok(match state.phase {
-            Phase::Closed => Permission::Permitted,
+            Phase::Closed => (Permission::Permitted, false),
             Phase::Open => {
                 let remaining = open_remaining_ms(state, now, self.config);
                 let open = RememberedOpen {
@@ -124,22 +135,28 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
                     recheck_at: now + TRUST_REMEMBERED_OPEN_MS,
                 };
                 self.storage.remember_open_until(self.service, Some(open));
-                Permission::Rejected {
-                    phase: Phase::Open,
-                    retry_after_ms: Some(remaining),
-                }
+                (
+                    Permission::Rejected {
+                        phase: Phase::Open,
+                        retry_after_ms: Some(remaining),
+                    },
+                    false,
+                )
             }
             Phase::HalfOpen => {
                 let admission =
                     self.storage
                         .admit_half_open(self.service, state, self.config.state_ttl_ms(Phase::HalfOpen))?;
                 if self.config.half_open.admits(admission, state.since, now) {
-                    Permission::Permitted
+                    (Permission::Permitted, true)
                 } else {
-                    Permission::Rejected {
-                        phase: Phase::HalfOpen,
-                        retry_after_ms: None,
-                    }
+                    (
+                        Permission::Rejected {
+                            phase: Phase::HalfOpen,
+                            retry_after_ms: None,
+                        },
+                        false,
+                    )
                 }
             }
         })

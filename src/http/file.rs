@@ -13,6 +13,7 @@
 //! ```
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use super::policy::{CurveSetting, HalfOpenSetting, MaxOpenDuration, Mode, Policy, Settings, StorageSetting};
 use super::target::HostPattern;
@@ -22,7 +23,7 @@ use super::target::HostPattern;
 pub struct NamedBreaker {
     pub name: String,
     pub hosts: Vec<HostPattern>,
-    pub policy: Policy,
+    pub policy: Rc<Policy>,
 }
 
 /// What the file declares.
@@ -172,7 +173,7 @@ pub fn parse(file: &str, text: &str, mode: Mode) -> Result<BreakersFile, FileErr
         breakers.push(NamedBreaker {
             name: section.name.clone(),
             hosts,
-            policy,
+            policy: Rc::new(policy),
         });
     }
     Ok(BreakersFile { defaults, breakers })

@@ -35,6 +35,14 @@ pub fn of_status(policy: &Policy, status: u16) -> Outcome {
     }
 }
 
+/// The status of a status line, `HTTP/1.1 503 Service Unavailable`.
+pub fn status_of_line(line: &[u8]) -> Option<u16> {
+    let line = std::str::from_utf8(line).ok()?;
+    let rest = line.strip_prefix("HTTP/")?;
+    let code = rest.split_whitespace().nth(1)?;
+    code.parse::<u16>().ok().filter(|code| (100..=599).contains(code))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -52,5 +60,14 @@ mod tests {
         assert_eq!(of_transfer(&policy, 22, 502), Some(Outcome::Failure));
         assert_eq!(of_transfer(&policy, 42, 200), None);
         assert_eq!(of_transfer(&policy, 23, 0), None);
+    }
+
+    #[test]
+    fn status_lines_give_their_status() {
+        assert_eq!(status_of_line(b"HTTP/1.1 503 Service Unavailable\r\n"), Some(503));
+        assert_eq!(status_of_line(b"HTTP/1.0 200 OK"), Some(200));
+        assert_eq!(status_of_line(b"HTTP/2 404"), Some(404));
+        assert_eq!(status_of_line(b"Content-Type: text/plain"), None);
+        assert_eq!(status_of_line(b"HTTP/1.1 abc"), None);
     }
 }

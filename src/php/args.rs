@@ -56,7 +56,7 @@ const FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
 
 /// `ZEND_CALL_FRAME_SLOT`: where the arguments start in a call frame, in
 /// zvals (the frame header rounded up to whole zvals).
-pub(super) const CALL_FRAME_SLOT: usize =
+pub(crate) const CALL_FRAME_SLOT: usize =
     std::mem::size_of::<zend_execute_data>().div_ceil(std::mem::size_of::<zval>());
 
 /// An argument of the internal function that is running: its number (from

@@ -7,6 +7,7 @@ mod classes;
 mod client_objects;
 mod clock;
 mod configuration;
+mod engine;
 mod enums;
 mod events;
 mod execution;
@@ -15,6 +16,7 @@ mod fast_construct;
 mod fleet;
 mod gc;
 mod hot_methods;
+mod http;
 mod late_load;
 mod memcached;
 mod readonly;
@@ -36,6 +38,9 @@ use ext_php_rs::zend::ModuleEntry;
 fn startup(_ty: i32, module_number: i32) -> i32 {
     callback::install_panic_hook();
     shared_memory::startup(module_number);
+    if http::startup(module_number) {
+        engine::streams::install();
+    }
     gc::install_handlers();
     readonly::install_handlers();
     match classes::register_interfaces().and_then(|()| classes::register_exceptions()) {
@@ -55,6 +60,15 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
     late_load::request_startup();
     readonly::declare_types();
     fast_construct::install();
+    if http::enabled() {
+        engine::curl::install();
+        http::request_startup();
+    }
+    0
+}
+
+extern "C" fn request_shutdown(_ty: i32, _module_number: i32) -> i32 {
+    engine::curl::request_shutdown();
     0
 }
 
@@ -91,6 +105,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .info_function(info)
         .shutdown_function(shutdown)
         .request_startup_function(request_startup)
+        .request_shutdown_function(request_shutdown)
         .enumeration::<enums::State>()
         .enumeration::<enums::Outcome>()
         .class::<configuration::FailureRateRule>()
@@ -126,4 +141,5 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<execution::CallGate>()
         .class::<execution::Attempt>()
         .class::<execution::CallbackOutcomeClassifier>()
+        .class::<http::HttpGuard>()
 }

@@ -49,7 +49,7 @@ unsafe extern "C" {
 
 /// A warning at module startup, shown as PHP shows its own ("PHP Warning:
 /// PHP Startup: ..." on the CLI's stderr, in the error log of PHP-FPM).
-fn startup_warning(message: &str) {
+pub fn startup_warning(message: &str) {
     let message = std::ffi::CString::new(message.replace('\0', "")).unwrap_or_default();
     // SAFETY: a NUL-terminated message passed through "%s".
     unsafe {
@@ -197,7 +197,7 @@ fn segment_name_row(segment: &Segment) -> String {
 /// there is none (every call then fails, and the breaker fails open).
 pub type SharedStorage = Available<ShmStorage>;
 
-fn shared_storage(prefix: Text) -> SharedStorage {
+pub fn shared_storage(prefix: Text) -> SharedStorage {
     match segment() {
         Ok(segment) => SharedStorage::Ready(ShmStorage::new(
             segment,

@@ -1,0 +1,233 @@
+//! The `http://` and `https://` stream wrappers, wrapped (`fopen`,
+//! `file_get_contents`, Symfony's `NativeHttpClient`, Guzzle's
+//! `StreamHandler`): a copy of PHP's http wrapper whose opener admits a
+//! guarded request first, takes the place of the original in the global
+//! table of URL wrappers at module startup, and calls the original opener.
+//!
+//! A refused open returns no stream with a warning that names the circuit
+//! and when to retry ("Failed to open stream: the circuit breaker of ...").
+//! A request let through counts as its status says: the final status line
+//! of the stream's headers, or, when the wrapper returned no stream, the
+//! "HTTP request failed! HTTP/1.1 503 ..." it logged (a 404 without
+//! `ignore_errors` is an answer, a success); no status at all is a
+//! transport failure. The opener returns once the headers are read: a slow
+//! body is not in the duration.
+
+use std::ffi::{CStr, c_char, c_int};
+use std::panic::AssertUnwindSafe;
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use ext_php_rs::ffi::{
+    HashTable, php_stream, php_stream_context, php_stream_wrapper, php_stream_wrapper_ops, zend_llist, zend_string,
+    zval,
+};
+use ext_php_rs::types::Zval;
+use ext_php_rs::zend::{CatchError, bailout, try_catch};
+
+use crate::http::outcome::status_of_line;
+use crate::php::http::{self, Admission};
+
+type Opener = unsafe extern "C" fn(
+    *mut php_stream_wrapper,
+    *const c_char,
+    *const c_char,
+    c_int,
+    *mut *mut zend_string,
+    *mut php_stream_context,
+) -> *mut php_stream;
+
+unsafe extern "C" {
+    fn php_stream_get_url_stream_wrappers_hash_global() -> *mut HashTable;
+    fn php_stream_wrapper_log_error(wrapper: *const php_stream_wrapper, options: c_int, format: *const c_char, ...);
+}
+
+const IS_PTR: u32 = 13;
+
+/// The opener of the wrapper we copied.
+static ORIGINAL_OPEN: OnceLock<Opener> = OnceLock::new();
+/// Our copy of the wrapper, as an address.
+static WRAPPER: OnceLock<usize> = OnceLock::new();
+
+/// Puts our copy of the http wrapper in place for `http` and `https`.
+pub fn install() {
+    // SAFETY: the global table of URL wrappers, filled by ext/standard's
+    // module startup before ours; nothing else runs during startup.
+    let table = unsafe { php_stream_get_url_stream_wrappers_hash_global() };
+    if table.is_null() {
+        return;
+    }
+    for scheme in ["http", "https"] {
+        // SAFETY: a lookup in the live table.
+        let entry = unsafe { ext_php_rs::ffi::zend_hash_str_find(table, scheme.as_ptr().cast(), scheme.len()) };
+        // SAFETY: an entry of the table, which holds pointers to wrappers.
+        let Some(entry) = (unsafe { entry.as_mut() }) else {
+            continue;
+        };
+        // SAFETY: the type of a live zval.
+        if unsafe { entry.u1.v.type_ } as u32 != IS_PTR {
+            continue;
+        }
+        // SAFETY: an IS_PTR entry of this table holds a `php_stream_wrapper *`.
+        let original = unsafe { entry.value.ptr }.cast::<php_stream_wrapper>();
+        let Some(ours) = copy_of(original) else {
+            continue;
+        };
+        // Our copy lives as long as the process.
+        entry.value.ptr = ours.cast();
+    }
+}
+
+/// Our copy of `original` (made once, from the first wrapper seen: PHP
+/// registers one http wrapper for both schemes); `None` when `original`
+/// is another wrapper than the one copied.
+fn copy_of(original: *mut php_stream_wrapper) -> Option<*mut php_stream_wrapper> {
+    if let Some(ours) = WRAPPER.get() {
+        return Some(*ours as *mut php_stream_wrapper);
+    }
+    // SAFETY: a registered wrapper and its operations, static in PHP.
+    let (wrapper, operations) = unsafe {
+        let wrapper = original.as_ref()?;
+        (*wrapper, *wrapper.wops.as_ref()?)
+    };
+    let opener = operations.stream_opener?;
+    let _ = ORIGINAL_OPEN.set(opener);
+    let operations: &'static mut php_stream_wrapper_ops = Box::leak(Box::new(php_stream_wrapper_ops {
+        stream_opener: Some(open),
+        ..operations
+    }));
+    let ours: &'static mut php_stream_wrapper = Box::leak(Box::new(php_stream_wrapper {
+        wops: operations,
+        ..wrapper
+    }));
+    let ours = std::ptr::from_mut(ours);
+    let _ = WRAPPER.set(ours as usize);
+    Some(ours)
+}
+
+unsafe extern "C" fn open(
+    wrapper: *mut php_stream_wrapper,
+    path: *const c_char,
+    mode: *const c_char,
+    options: c_int,
+    opened_path: *mut *mut zend_string,
+    context: *mut php_stream_context,
+) -> *mut php_stream {
+    let Some(original) = ORIGINAL_OPEN.get().copied() else {
+        return std::ptr::null_mut();
+    };
+    // SAFETY: the URL being opened, NUL-terminated.
+    let url = unsafe { CStr::from_ptr(path) }.to_bytes();
+    let ticket = match http::admit(url) {
+        // SAFETY: the original opener, with the arguments it was called for.
+        Admission::Unguarded => return unsafe { original(wrapper, path, mode, options, opened_path, context) },
+        Admission::Refused(refusal) => {
+            let message = std::ffi::CString::new(refusal.message()).unwrap_or_default();
+            // SAFETY: the wrapper of this open; a message through "%s".
+            unsafe { php_stream_wrapper_log_error(wrapper, options, c"%s".as_ptr(), message.as_ptr()) };
+            return std::ptr::null_mut();
+        }
+        Admission::Permitted(ticket) => ticket,
+    };
+    let restore_timeout = ticket.trial.then(|| cap_socket_timeout(ticket.probe_timeout_ms()));
+    let started = Instant::now();
+    // SAFETY: the original opener, with the arguments it was called for.
+    let opened = try_catch(AssertUnwindSafe(|| unsafe {
+        original(wrapper, path, mode, options, opened_path, context)
+    }));
+    if let Some(previous) = restore_timeout {
+        set_socket_timeout(previous);
+    }
+    let stream = match opened {
+        Ok(stream) => stream,
+        Err(CatchError::Bailout) => {
+            drop(ticket);
+            // SAFETY: nothing of ours is held; the jump caught goes on.
+            unsafe { bailout() }
+        }
+        Err(_) => return std::ptr::null_mut(),
+    };
+    let duration_ms = started.elapsed().as_millis() as i64;
+    // SAFETY: a stream the opener returned, alive, or null.
+    let status = match unsafe { stream.as_ref() } {
+        Some(stream) => final_status(&stream.wrapperdata),
+        None => logged_status(wrapper),
+    };
+    // No status: the request never got an answer.
+    let code = if status == 0 { 7 } else { 0 };
+    http::finish(ticket, code, status, Some(duration_ms));
+    stream
+}
+
+/// The status of the last response among the header lines of a stream.
+fn final_status(headers: &zval) -> u16 {
+    // SAFETY: a `zval` and a `Zval` are the same type.
+    let headers = unsafe { &*std::ptr::from_ref(headers).cast::<Zval>() };
+    let Some(lines) = headers.array() else {
+        return 0;
+    };
+    lines
+        .values()
+        .filter_map(|line| line.zend_str().map(|line| line.as_bytes().to_vec()))
+        .filter_map(|line| status_of_line(&line))
+        .last()
+        .unwrap_or(0)
+}
+
+/// The status the http wrapper logged for `wrapper` when it returned no
+/// stream ("HTTP request failed! HTTP/1.1 404 Not Found"), or 0.
+fn logged_status(wrapper: *mut php_stream_wrapper) -> u16 {
+    // SAFETY: the file globals of the process; the request's table of
+    // wrapper errors, keyed by the bytes of a wrapper's address, holds a
+    // `zend_llist *` of `char *` messages per wrapper.
+    unsafe {
+        let errors = (*ext_php_rs::ffi::ext_php_rs_file_globals()).wrapper_errors;
+        if errors.is_null() {
+            return 0;
+        }
+        let key = std::ptr::from_ref(&wrapper).cast::<c_char>();
+        let entry = ext_php_rs::ffi::zend_hash_str_find(errors, key, size_of::<*mut php_stream_wrapper>());
+        let Some(entry) = entry.as_ref() else {
+            return 0;
+        };
+        if entry.u1.v.type_ as u32 != IS_PTR {
+            return 0;
+        }
+        let Some(list) = entry.value.ptr.cast::<zend_llist>().as_ref() else {
+            return 0;
+        };
+        let mut status = 0;
+        let mut element = list.head;
+        while let Some(current) = element.as_ref() {
+            let message = current.data.as_ptr().cast::<*const c_char>().read_unaligned();
+            if !message.is_null() {
+                let text = CStr::from_ptr(message).to_bytes();
+                if let Some(line) = text.strip_prefix(b"HTTP request failed! ".as_slice())
+                    && let Some(found) = status_of_line(line)
+                {
+                    status = found;
+                }
+            }
+            element = current.next;
+        }
+        status
+    }
+}
+
+/// Caps `default_socket_timeout` (what the http wrapper waits for without
+/// a `timeout` context option) at the probe timeout; returns the old one.
+fn cap_socket_timeout(probe_timeout_ms: i64) -> i64 {
+    // SAFETY: the file globals of the process, read by this thread only.
+    let previous = unsafe { (*ext_php_rs::ffi::ext_php_rs_file_globals()).default_socket_timeout };
+    let probe = (probe_timeout_ms + 999) / 1_000;
+    let probe = probe.max(1);
+    if previous <= 0 || previous > probe {
+        set_socket_timeout(probe);
+    }
+    previous
+}
+
+fn set_socket_timeout(seconds: i64) {
+    // SAFETY: as in `cap_socket_timeout`.
+    unsafe { (*ext_php_rs::ffi::ext_php_rs_file_globals()).default_socket_timeout = seconds };
+}

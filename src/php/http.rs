@@ -1,0 +1,407 @@
+//! HTTP guarding in a PHP process: the ini settings, the breakers they
+//! declare (read and checked once, at module startup), one circuit per
+//! guarded host (its breaker built once per worker), and the two things
+//! the engine hooks (`engine::curl`, `engine::streams`) ask: may this
+//! transfer go, and what its end counts as.
+
+use std::cell::{Cell, OnceCell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::Duration;
+
+use ext_php_rs::flags::IniEntryPermission;
+use ext_php_rs::prelude::*;
+use ext_php_rs::types::Zval;
+use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
+
+use super::args::Text;
+use super::engine::log_notice;
+use super::enums::State;
+use crate::breaker::{Breaker, Event, Permission};
+use crate::core::counts::Outcome;
+use crate::core::duration::{Millis, format_float};
+use crate::core::machine::Phase;
+use crate::http::file::{self, NamedBreaker};
+use crate::http::outcome;
+use crate::http::policy::{Mode, Policy, Settings, StorageSetting};
+use crate::http::target::{HostPattern, Target};
+use crate::storage::{Storage, StorageError};
+
+const HOSTS_SETTING: &str = "circuit_breaker.http_hosts";
+const CONFIG_SETTING: &str = "circuit_breaker.http_config";
+const MODE_SETTING: &str = "circuit_breaker.http_mode";
+
+static INI_ENTRIES: IniEntryDefs<4> = IniEntryDefs::new([
+    IniEntryDef::new(c"circuit_breaker.http_hosts", c"", IniEntryPermission::System),
+    IniEntryDef::new(c"circuit_breaker.http_config", c"", IniEntryPermission::System),
+    IniEntryDef::new(c"circuit_breaker.http_mode", c"enforce", IniEntryPermission::System),
+    IniEntryDef::end(),
+]);
+
+/// How many hosts a worker remembers the guard of (guarded or not) before
+/// it starts over: a bound on what a crawler of many hosts costs.
+const MAX_REMEMBERED_HOSTS: usize = 10_000;
+
+/// How often a worker logs that the storage of its HTTP circuits fails.
+const STORAGE_FAILURE_LOG_MS: Millis = 60_000;
+
+/// The timeout of the network storages of HTTP circuits, per call.
+const NETWORK_STORAGE_TIMEOUT: Duration = Duration::from_millis(50);
+
+/// One guarded circuit: every transfer to its hosts.
+pub struct Circuit {
+    pub service: Vec<u8>,
+    pub policy: Rc<Policy>,
+    storage: Rc<dyn Storage>,
+}
+
+/// The breakers of the process, as the ini settings declare them.
+struct Guard {
+    patterns: Vec<HostPattern>,
+    defaults: Rc<Policy>,
+    named: Vec<NamedBreaker>,
+    /// The circuit of each host seen (`None`: not guarded).
+    circuits: RefCell<HashMap<Target, Option<Rc<Circuit>>>>,
+    /// The circuit of each named breaker, once built.
+    named_circuits: RefCell<HashMap<String, Rc<Circuit>>>,
+    /// The storages, made in the worker at their first use (a connection
+    /// must not cross a fork), by what they were declared as.
+    storages: RefCell<HashMap<String, Rc<dyn Storage>>>,
+}
+
+thread_local! {
+    static GUARD: OnceCell<Guard> = const { OnceCell::new() };
+    /// The refusal of the last transfer refused in this request.
+    static LAST_REFUSAL: RefCell<Option<Refusal>> = const { RefCell::new(None) };
+    static STORAGE_FAILURE_LOGGED_AT: Cell<Option<Millis>> = const { Cell::new(None) };
+}
+
+/// What a hook may do with a transfer.
+pub enum Admission {
+    /// Not guarded: leave it alone.
+    Unguarded,
+    /// Let it go, and count its end with [`finish`].
+    Permitted(Ticket),
+    /// Refuse it: nothing may leave the machine.
+    Refused(Refusal),
+}
+
+/// A transfer let through: its circuit and whether it is a half-open trial.
+pub struct Ticket {
+    circuit: Rc<Circuit>,
+    pub trial: bool,
+}
+
+impl Ticket {
+    /// How long a trial may last, in ms.
+    pub fn probe_timeout_ms(&self) -> Millis {
+        self.circuit.policy.probe_timeout_ms
+    }
+}
+
+/// A transfer refused: which circuit, in what state, and when to retry.
+#[derive(Debug, Clone)]
+pub struct Refusal {
+    pub service: Vec<u8>,
+    pub phase: Phase,
+    pub retry_after_ms: Option<Millis>,
+}
+
+impl Refusal {
+    /// What a refused stream open warns, and what a log line says.
+    pub fn message(&self) -> String {
+        let name = String::from_utf8_lossy(&self.service);
+        match self.retry_after_ms {
+            Some(ms) => format!(
+                "the circuit breaker of '{name}' is open: no request for {} s",
+                format_float(ms as f64 / 1_000.0)
+            ),
+            None => format!("the circuit breaker of '{name}' is half-open: its trial requests are under way"),
+        }
+    }
+}
+
+/// Registers the ini settings and reads them: a mistake is one startup
+/// warning naming the setting, and leaves HTTP guarding off.
+pub fn startup(module_number: i32) -> bool {
+    IniEntryDef::register(INI_ENTRIES.as_slice(), module_number);
+    let ini = ExecutorGlobals::get().ini_values();
+    let setting = |name: &str| ini.get(name).cloned().flatten().unwrap_or_default();
+    let (hosts, config, mode) = (setting(HOSTS_SETTING), setting(CONFIG_SETTING), setting(MODE_SETTING));
+    match declared(&hosts, &config, &mode) {
+        Ok(Some(guard)) => {
+            GUARD.with(|slot| {
+                let _ = slot.set(guard);
+            });
+            true
+        }
+        Ok(None) => false,
+        Err(error) => {
+            super::shared_memory::startup_warning(&format!("{error}: HTTP guarding is off"));
+            false
+        }
+    }
+}
+
+/// The guard the settings declare; `None` when they guard nothing.
+fn declared(hosts: &str, config: &str, mode: &str) -> Result<Option<Guard>, String> {
+    let mode = Mode::parse(if mode.trim().is_empty() { "enforce" } else { mode })
+        .ok_or_else(|| format!("{MODE_SETTING} = '{mode}' is not {}", Mode::LIMITS))?;
+    if mode == Mode::Off || (hosts.trim().is_empty() && config.trim().is_empty()) {
+        return Ok(None);
+    }
+    let patterns = HostPattern::parse_list(hosts).map_err(|error| format!("{HOSTS_SETTING}: {error}"))?;
+    let (defaults, named) = if config.trim().is_empty() {
+        (Settings::default(), Vec::new())
+    } else {
+        let path = config.trim();
+        let text = std::fs::read_to_string(path)
+            .map_err(|error| format!("{CONFIG_SETTING} = '{path}' cannot be read: {error}"))?;
+        let read = file::parse(path, &text, mode).map_err(|error| format!("{CONFIG_SETTING}: {error}"))?;
+        (read.defaults, read.breakers)
+    };
+    let defaults = Rc::new(
+        defaults
+            .policy(mode)
+            .map_err(|error| format!("{CONFIG_SETTING}: [defaults]: {error}"))?,
+    );
+    Ok(Some(Guard {
+        patterns,
+        defaults,
+        named,
+        circuits: RefCell::default(),
+        named_circuits: RefCell::default(),
+        storages: RefCell::default(),
+    }))
+}
+
+/// Whether any transfer may be guarded in this process.
+pub fn enabled() -> bool {
+    GUARD.with(|guard| guard.get().is_some())
+}
+
+/// At each request start: the last refusal belongs to the previous request.
+pub fn request_startup() {
+    LAST_REFUSAL.with(|last| last.borrow_mut().take());
+}
+
+impl Guard {
+    fn circuit_of(&self, target: &Target) -> Option<Rc<Circuit>> {
+        if let Some(known) = self.circuits.borrow().get(target) {
+            return known.clone();
+        }
+        let circuit = self.new_circuit_of(target);
+        let mut circuits = self.circuits.borrow_mut();
+        if circuits.len() >= MAX_REMEMBERED_HOSTS {
+            circuits.clear();
+        }
+        circuits.insert(target.clone(), circuit.clone());
+        circuit
+    }
+
+    fn new_circuit_of(&self, target: &Target) -> Option<Rc<Circuit>> {
+        if let Some(breaker) = self
+            .named
+            .iter()
+            .find(|breaker| breaker.hosts.iter().any(|pattern| pattern.matches(target)))
+        {
+            return self.named_circuit(&breaker.name, &breaker.policy);
+        }
+        if !self.patterns.iter().any(|pattern| pattern.matches(target)) {
+            return None;
+        }
+        let policy = self.defaults.clone();
+        Some(Rc::new(Circuit {
+            service: target.to_string().into_bytes(),
+            storage: self.storage(&policy.storage)?,
+            policy,
+        }))
+    }
+
+    fn named_circuit(&self, name: &str, policy: &Rc<Policy>) -> Option<Rc<Circuit>> {
+        if let Some(circuit) = self.named_circuits.borrow().get(name) {
+            return Some(circuit.clone());
+        }
+        let circuit = Rc::new(Circuit {
+            service: name.as_bytes().to_vec(),
+            storage: self.storage(&policy.storage)?,
+            policy: policy.clone(),
+        });
+        self.named_circuits
+            .borrow_mut()
+            .insert(name.to_owned(), circuit.clone());
+        Some(circuit)
+    }
+
+    /// The storage declared as `setting`, made at its first use; `None`
+    /// (not guarded) when it cannot be made, said once in the log.
+    fn storage(&self, setting: &StorageSetting) -> Option<Rc<dyn Storage>> {
+        let key = format!("{setting:?}");
+        if let Some(storage) = self.storages.borrow().get(&key) {
+            return Some(storage.clone());
+        }
+        let storage: Rc<dyn Storage> = match setting {
+            StorageSetting::SharedMemory => Rc::new(super::shared_memory::shared_storage(Text(Vec::new()))),
+            StorageSetting::Redis(dsn) => {
+                let made = crate::storage::redis::parse_target(dsn).and_then(|target| {
+                    crate::storage::redis::RedisStorage::new(target, Vec::new(), NETWORK_STORAGE_TIMEOUT)
+                });
+                match made {
+                    Ok(storage) => Rc::new(storage),
+                    Err(error) => {
+                        log_notice(&format!(
+                            "circuit_breaker: HTTP circuits on '{dsn}' are not guarded: {error}"
+                        ));
+                        return None;
+                    }
+                }
+            }
+            StorageSetting::Memcached(servers) => Rc::new(crate::storage::memcached::memcached_storage(
+                servers.clone(),
+                Vec::new(),
+                NETWORK_STORAGE_TIMEOUT,
+            )),
+        };
+        self.storages.borrow_mut().insert(key, storage.clone());
+        Some(storage)
+    }
+}
+
+/// Whether a transfer to `url` may go now.
+pub fn admit(url: &[u8]) -> Admission {
+    let Some(target) = Target::of_url(url) else {
+        return Admission::Unguarded;
+    };
+    let Some(circuit) = GUARD.with(|guard| guard.get().and_then(|guard| guard.circuit_of(&target))) else {
+        return Admission::Unguarded;
+    };
+    let now = super::clock::system_now_ms();
+    let breaker = Breaker {
+        service: &circuit.service,
+        config: &circuit.policy.config,
+        storage: &*circuit.storage,
+    };
+    let (permission, trial) = breaker.acquire_noting_trial(now, &mut |event| log_event(&circuit, event, now));
+    match permission {
+        Permission::Permitted => Admission::Permitted(Ticket {
+            circuit: circuit.clone(),
+            trial,
+        }),
+        Permission::Rejected { .. } if circuit.policy.mode == Mode::Observe => Admission::Unguarded,
+        Permission::Rejected { phase, retry_after_ms } => {
+            let refusal = Refusal {
+                service: circuit.service.clone(),
+                phase,
+                retry_after_ms,
+            };
+            LAST_REFUSAL.with(|last| *last.borrow_mut() = Some(refusal.clone()));
+            Admission::Refused(refusal)
+        }
+    }
+}
+
+/// Counts the end of a transfer let through: libcurl's `code` (0: done),
+/// the response `status` (0: none) and how long it took, when known.
+pub fn finish(ticket: Ticket, code: i64, status: u16, duration_ms: Option<Millis>) {
+    let circuit = &ticket.circuit;
+    let Some(outcome) = outcome::of_transfer(&circuit.policy, code, status) else {
+        return;
+    };
+    register(circuit, outcome, duration_ms);
+}
+
+fn register(circuit: &Circuit, outcome: Outcome, duration_ms: Option<Millis>) {
+    let now = super::clock::system_now_ms();
+    let breaker = Breaker {
+        service: &circuit.service,
+        config: &circuit.policy.config,
+        storage: &*circuit.storage,
+    };
+    breaker.register(outcome, duration_ms, now, &mut |event| log_event(circuit, event, now));
+}
+
+/// Each transition once, in PHP's error log; refusals are only counted.
+fn log_event(circuit: &Circuit, event: Event, now: Millis) {
+    let name = String::from_utf8_lossy(&circuit.service);
+    let observe = if circuit.policy.mode == Mode::Observe {
+        " (observe mode: nothing is refused)"
+    } else {
+        ""
+    };
+    let line = match event {
+        Event::Opened {
+            cause,
+            open_duration_ms,
+            ..
+        } => format!(
+            "circuit_breaker: HTTP circuit '{name}' opened: {} of {} calls matched rule #{} of its breaker; open for {} s{observe}",
+            cause.matching,
+            cause.evaluated,
+            cause.rule_index + 1,
+            format_float(open_duration_ms as f64 / 1_000.0)
+        ),
+        Event::HalfOpened => {
+            format!("circuit_breaker: HTTP circuit '{name}' is half-open: trial requests go through{observe}")
+        }
+        Event::Closed => format!("circuit_breaker: HTTP circuit '{name}' closed"),
+        Event::StorageFailed(error) => {
+            let due = STORAGE_FAILURE_LOGGED_AT
+                .get()
+                .is_none_or(|at| now >= at + STORAGE_FAILURE_LOG_MS);
+            if !due {
+                return;
+            }
+            STORAGE_FAILURE_LOGGED_AT.set(Some(now));
+            storage_failure_line(&name, &error)
+        }
+        Event::StorageRecovered => format!("circuit_breaker: the storage of HTTP circuit '{name}' works again"),
+        Event::Rejected { .. } | Event::Forced { .. } | Event::Reset => return,
+    };
+    log_notice(&line);
+}
+
+fn storage_failure_line(name: &str, error: &StorageError) -> String {
+    format!(
+        "circuit_breaker: the storage of HTTP circuit '{name}' failed ({error}): its requests go through unguarded (said at most once a minute)"
+    )
+}
+
+/// The HTTP guard of the process, seen from PHP.
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\Http\\HttpGuard")]
+pub struct HttpGuard;
+
+#[php_impl]
+impl HttpGuard {
+    /// The refusal of the last HTTP transfer refused in this request, as
+    /// the exception a breaker throws (its service, state and retry-after),
+    /// or null: no curl error code or stream warning can carry them.
+    pub fn last_refusal() -> Option<Zval> {
+        let refusal = LAST_REFUSAL.with(|last| last.borrow().clone())?;
+        let mut service = Zval::new();
+        service.set_binary(refusal.service.clone());
+        let state = match refusal.phase {
+            Phase::Open => State::Open,
+            Phase::HalfOpen => State::HalfOpen,
+            Phase::Closed => State::Closed,
+        };
+        Some(super::breaker::call_not_permitted(
+            service,
+            state,
+            refusal.retry_after_ms,
+        ))
+    }
+
+    /// The circuit that guards requests to `$url` (its service name, as
+    /// `listCircuits()` shows it), or null when they are not guarded.
+    pub fn circuit_of(url: Text) -> Option<String> {
+        let target = Target::of_url(&url.0)?;
+        let circuit = GUARD.with(|guard| guard.get().and_then(|guard| guard.circuit_of(&target)))?;
+        Some(String::from_utf8_lossy(&circuit.service).into_owned())
+    }
+
+    /// Whether HTTP guarding is on in this process.
+    pub fn is_enabled() -> bool {
+        enabled()
+    }
+}

@@ -1,0 +1,84 @@
+<?php
+// A loopback HTTP/1.1 server for the HTTP guard's tests: it answers, fails
+// and hangs on request, and counts every request that reaches it.
+// Usage: php upstream.php COUNT_FILE
+// Listens on a free port of 127.0.0.1 and prints it on stdout. Paths:
+//   /status/NNN        answers with status NNN
+//   /delay/MS          answers 200 after MS milliseconds
+//   /redirect/PORT     answers 302 to http://127.0.0.1:PORT/status/200
+//   anything else      200 "ok"
+// After each request, COUNT_FILE holds the number of requests served.
+
+[, $countFile] = $argv;
+$server = stream_socket_server('tcp://127.0.0.1:0', $errno, $error);
+if ($server === false) {
+    fwrite(STDERR, "cannot listen: $error\n");
+    exit(1);
+}
+file_put_contents($countFile, '0');
+echo explode(':', stream_socket_get_name($server, false))[1], "\n";
+fclose(STDOUT);
+
+$served = 0;
+$clients = [];   // id => ['socket' => ..., 'buffer' => '', 'due' => ?float, 'reply' => ?string]
+while (true) {
+    $read = [$server];
+    $timeout = null;
+    $now = microtime(true);
+    foreach ($clients as $id => $client) {
+        if ($client['reply'] === null) {
+            $read[] = $client['socket'];
+        } else {
+            $timeout = min($timeout ?? INF, max(0, $client['due'] - $now));
+        }
+    }
+    $write = $except = null;
+    $seconds = $timeout === null ? null : (int) $timeout;
+    $micros = $timeout === null ? 0 : (int) (($timeout - (int) $timeout) * 1e6);
+    if (@stream_select($read, $write, $except, $seconds, $micros) === false) {
+        continue;
+    }
+    foreach ($read as $socket) {
+        if ($socket === $server) {
+            $client = @stream_socket_accept($server, 0);
+            if ($client !== false) {
+                $clients[(int) $client] = ['socket' => $client, 'buffer' => '', 'due' => null, 'reply' => null];
+            }
+            continue;
+        }
+        $id = (int) $socket;
+        $chunk = fread($socket, 65536);
+        if ($chunk === '' || $chunk === false) {
+            fclose($socket);
+            unset($clients[$id]);
+            continue;
+        }
+        $clients[$id]['buffer'] .= $chunk;
+        if (!str_contains($clients[$id]['buffer'], "\r\n\r\n")) {
+            continue;
+        }
+        [$method, $path] = explode(' ', strtok($clients[$id]['buffer'], "\r\n")) + ['', '/'];
+        $served++;
+        file_put_contents($countFile, (string) $served);
+        [$status, $delay, $headers] = [200, 0, ''];
+        if (preg_match('~^/status/(\d{3})~', $path, $match)) {
+            $status = (int) $match[1];
+        } elseif (preg_match('~^/delay/(\d+)~', $path, $match)) {
+            $delay = (int) $match[1] / 1000;
+        } elseif (preg_match('~^/redirect/(\d+)~', $path, $match)) {
+            [$status, $headers] = [302, "Location: http://127.0.0.1:{$match[1]}/status/200\r\n"];
+        }
+        $body = "status $status\n";
+        $clients[$id]['reply'] = "HTTP/1.1 $status Status $status\r\n{$headers}Content-Type: text/plain\r\nContent-Length: "
+            . strlen($body) . "\r\nConnection: close\r\n\r\n" . ($method === 'HEAD' ? '' : $body);
+        $clients[$id]['due'] = microtime(true) + $delay;
+    }
+    $now = microtime(true);
+    foreach ($clients as $id => $client) {
+        if ($client['reply'] !== null && $client['due'] <= $now) {
+            @fwrite($client['socket'], $client['reply']);
+            fclose($client['socket']);
+            unset($clients[$id]);
+        }
+    }
+}
