@@ -36,6 +36,7 @@ test-core: deps-build
 
 test-phpt: deps build
 	scripts/run-phpt.sh $(EXTENSION)
+	scripts/run-phpt.sh $(EXTENSION) tests/http http
 
 # Real servers (php-fpm, redis-server standalone, TLS and cluster, memcached) on free loopback ports.
 test-integration: deps build

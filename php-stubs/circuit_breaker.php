@@ -734,3 +734,26 @@ namespace Zeusi\CircuitBreaker\Execution {
         public function registerException(\Throwable $exception, ?float $duration = null): void {}
     }
 }
+
+namespace Zeusi\CircuitBreaker\Http {
+    /**
+     * The HTTP guard of the process: curl and http(s) stream transfers to the
+     * hosts of circuit_breaker.http_hosts and circuit_breaker.http_config,
+     * admitted by their host's circuit with no code change.
+     */
+    class HttpGuard
+    {
+        /**
+         * The refusal of the last HTTP transfer refused in this request (its
+         * circuit, state and retry-after), or null.
+         * @return ?\Zeusi\CircuitBreaker\Exception\CallNotPermittedException
+         */
+        public static function lastRefusal(): mixed {}
+
+        /** The circuit that guards requests to $url, or null when none does. */
+        public static function circuitOf(string $url): ?string {}
+
+        /** Whether HTTP guarding is on in this process. */
+        public static function isEnabled(): bool {}
+    }
+}

@@ -145,7 +145,8 @@ pub fn startup(module_number: i32) -> bool {
 
 /// The guard the settings declare; `None` when they guard nothing.
 fn declared(hosts: &str, config: &str, mode: &str) -> Result<Option<Guard>, String> {
-    let mode = Mode::parse(if mode.trim().is_empty() { "enforce" } else { mode })
+    // PHP's ini parser reads an unquoted off (no, false, none) as ''.
+    let mode = Mode::parse(if mode.trim().is_empty() { "off" } else { mode })
         .ok_or_else(|| format!("{MODE_SETTING} = '{mode}' is not {}", Mode::LIMITS))?;
     if mode == Mode::Off || (hosts.trim().is_empty() && config.trim().is_empty()) {
         return Ok(None);

@@ -65,3 +65,6 @@ Directive => Local Value => Master Value
 circuit_breaker.shm_size => 1M => 1M
 circuit_breaker.shm_max_share => 0.5 => 0.5
 circuit_breaker.shm_name => no value => no value
+circuit_breaker.http_hosts => no value => no value
+circuit_breaker.http_config => no value => no value
+circuit_breaker.http_mode => enforce => enforce

@@ -284,7 +284,7 @@ fn transfer_info(object: *mut zend_object) -> (u16, Option<Millis>) {
         (libcurl.get_info)(easy(object), CURLINFO_TOTAL_TIME_T, &raw mut total_us);
     }
     let status = u16::try_from(status).unwrap_or(0);
-    (status, (total_us >= 0).then(|| (total_us / 1_000) as Millis))
+    (status, (total_us >= 0).then_some((total_us / 1_000) as Millis))
 }
 
 /// Calls the handler `ours` replaced; `Err` when PHP bailed out of it
@@ -339,7 +339,7 @@ fn watch_frees(object: *mut zend_object) {
     unsafe {
         let handlers = (*object).handlers.cast_mut();
         if let Some(free) = (*handlers).free_obj
-            && free as *const () as usize != free_handle as *const () as usize
+            && !std::ptr::eq(free as *const (), free_handle as *const ())
             && FREE_OBJECT.set(free).is_ok()
         {
             (*handlers).free_obj = Some(free_handle);
@@ -600,10 +600,9 @@ fn error_code(object: *mut zend_object) -> Option<i64> {
         let object = object.as_mut()?;
         handle.set_object(object);
     }
-    let code = crate::php::callback::call_function("curl_errno", vec![&handle])
+    crate::php::callback::call_function("curl_errno", vec![&handle])
         .ok()?
-        .long();
-    code
+        .long()
 }
 
 unsafe extern "C" fn curl_multi_add_handle(frame: *mut zend_execute_data, return_value: *mut zval) {

@@ -168,9 +168,9 @@ fn final_status(headers: &zval) -> u16 {
     };
     lines
         .values()
+        .rev()
         .filter_map(|line| line.zend_str().map(|line| line.as_bytes().to_vec()))
-        .filter_map(|line| status_of_line(&line))
-        .last()
+        .find_map(|line| status_of_line(&line))
         .unwrap_or(0)
 }
 
