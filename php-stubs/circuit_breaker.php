@@ -743,6 +743,9 @@ namespace Zeusi\CircuitBreaker\Http {
      */
     class HttpGuard
     {
+        /** Its methods are static: an instance has no use. */
+        public function __construct() {}
+
         /**
          * The refusal of the last HTTP transfer refused in this request (its
          * circuit, state and retry-after), or null.
