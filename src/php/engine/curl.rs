@@ -577,7 +577,11 @@ unsafe extern "C" fn curl_exec(frame: *mut zend_execute_data, return_value: *mut
     // SAFETY: the engine's call of curl_exec.
     let done = unsafe { call_original(&CURL_EXEC, frame, return_value) };
     let ticket = finish_pending(object);
+    // A callback of the transfer that threw, or ended the script, made
+    // the end of the transfer the application's: it tells nothing.
+    let unsettled = crate::php::callback::ending().is_some() || ExecutorGlobals::has_exception();
     if done.is_ok()
+        && !unsettled
         && let Some(ticket) = ticket
     {
         // SAFETY: the live return value of the call.
