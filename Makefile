@@ -45,6 +45,7 @@ test-integration: deps build
 	tests/integration/fpm-named-segment.sh $(EXTENSION)
 	tests/integration/fpm-exit.sh $(EXTENSION)
 	tests/integration/fpm-metrics.sh $(EXTENSION)
+	tests/integration/fpm-http.sh $(EXTENSION)
 	tests/integration/redis.sh $(EXTENSION)
 	tests/integration/memcached.sh $(EXTENSION)
 

@@ -3,7 +3,7 @@
 // and hangs on request, and counts every request that reaches it.
 // Usage: php upstream.php COUNT_FILE
 // Listens on a free port of 127.0.0.1 and prints it on stdout. Paths:
-//   /status/NNN        answers with status NNN
+//   /status/NNN[/MS]   answers with status NNN (after MS milliseconds)
 //   /delay/MS          answers 200 after MS milliseconds
 //   /redirect/PORT     answers 302 to http://127.0.0.1:PORT/status/200
 //   anything else      200 "ok"
@@ -61,8 +61,9 @@ while (true) {
         $served++;
         file_put_contents($countFile, (string) $served);
         [$status, $delay, $headers] = [200, 0, ''];
-        if (preg_match('~^/status/(\d{3})~', $path, $match)) {
+        if (preg_match('~^/status/(\d{3})(?:/(\d+))?~', $path, $match)) {
             $status = (int) $match[1];
+            $delay = (int) ($match[2] ?? 0) / 1000;
         } elseif (preg_match('~^/delay/(\d+)~', $path, $match)) {
             $delay = (int) $match[1] / 1000;
         } elseif (preg_match('~^/redirect/(\d+)~', $path, $match)) {
