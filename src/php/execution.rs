@@ -214,7 +214,9 @@ impl CallExecutor {
             Err(Refusal::Pending) => return Ok(Zval::new()),
         }
         let started = Instant::now();
-        let result = call_callable(call, vec![]);
+        // This breaker guards the call: the HTTP hooks stand aside, so that
+        // its transfers are counted once, here.
+        let result = super::http::inside_breaker(|| call_callable(call, vec![]));
         let duration = Some(started.elapsed().as_secs_f64());
         match result {
             Ok(result) => {

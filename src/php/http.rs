@@ -74,6 +74,21 @@ thread_local! {
     /// The refusal of the last transfer refused in this request.
     static LAST_REFUSAL: RefCell<Option<Refusal>> = const { RefCell::new(None) };
     static STORAGE_FAILURE_LOGGED_AT: Cell<Option<Millis>> = const { Cell::new(None) };
+    /// How many `CallExecutor` calls are running on this thread's stack.
+    static INSIDE_BREAKERS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Runs a call that a breaker of the application's code guards: the
+/// transfers it makes are that breaker's to count, and the hooks leave
+/// them alone (one transfer, one outcome).
+pub fn inside_breaker<T>(run: impl FnOnce() -> T) -> T {
+    if !enabled() {
+        return run();
+    }
+    INSIDE_BREAKERS.set(INSIDE_BREAKERS.get() + 1);
+    let result = run();
+    INSIDE_BREAKERS.set(INSIDE_BREAKERS.get().saturating_sub(1));
+    result
 }
 
 /// What a hook may do with a transfer.
@@ -184,6 +199,7 @@ pub fn enabled() -> bool {
 /// At each request start: the last refusal belongs to the previous request.
 pub fn request_startup() {
     LAST_REFUSAL.with(|last| last.borrow_mut().take());
+    INSIDE_BREAKERS.set(0);
 }
 
 impl Guard {
@@ -270,6 +286,9 @@ impl Guard {
 
 /// Whether a transfer to `url` may go now.
 pub fn admit(url: &[u8]) -> Admission {
+    if INSIDE_BREAKERS.get() > 0 {
+        return Admission::Unguarded;
+    }
     let Some(target) = Target::of_url(url) else {
         return Admission::Unguarded;
     };
