@@ -24,7 +24,7 @@ use crate::core::machine::Phase;
 use crate::http::file::{self, NamedBreaker};
 use crate::http::outcome;
 use crate::http::policy::{Mode, Policy, Settings, StorageSetting};
-use crate::http::target::{HostPattern, Target};
+use crate::http::target::{FastMap, HostPattern, Target, authority_of};
 use crate::storage::{Storage, StorageError};
 
 const HOSTS_SETTING: &str = "circuit_breaker.http_hosts";
@@ -62,6 +62,11 @@ struct Guard {
     named: Vec<NamedBreaker>,
     /// The circuit of each host seen (`None`: not guarded).
     circuits: RefCell<HashMap<Target, Option<Rc<Circuit>>>>,
+    /// The same by the scheme and authority of the URLs seen, as written:
+    /// what a request looks up first, without parsing its URL.
+    by_authority: RefCell<FastMap<Box<[u8]>, Option<Rc<Circuit>>>>,
+    /// How many `CallExecutor` calls are running on the stack.
+    inside_breakers: Cell<usize>,
     /// The circuit of each named breaker, once built.
     named_circuits: RefCell<HashMap<String, Rc<Circuit>>>,
     /// The storages, made in the worker at their first use (a connection
@@ -74,20 +79,24 @@ thread_local! {
     /// The refusal of the last transfer refused in this request.
     static LAST_REFUSAL: RefCell<Option<Refusal>> = const { RefCell::new(None) };
     static STORAGE_FAILURE_LOGGED_AT: Cell<Option<Millis>> = const { Cell::new(None) };
-    /// How many `CallExecutor` calls are running on this thread's stack.
-    static INSIDE_BREAKERS: Cell<usize> = const { Cell::new(0) };
 }
 
 /// Runs a call that a breaker of the application's code guards: the
 /// transfers it makes are that breaker's to count, and the hooks leave
 /// them alone (one transfer, one outcome).
 pub fn inside_breaker<T>(run: impl FnOnce() -> T) -> T {
-    if !enabled() {
-        return run();
-    }
-    INSIDE_BREAKERS.set(INSIDE_BREAKERS.get() + 1);
+    let step = |by: isize| {
+        GUARD.with(|guard| {
+            if let Some(guard) = guard.get() {
+                guard
+                    .inside_breakers
+                    .set(guard.inside_breakers.get().saturating_add_signed(by));
+            }
+        })
+    };
+    step(1);
     let result = run();
-    INSIDE_BREAKERS.set(INSIDE_BREAKERS.get().saturating_sub(1));
+    step(-1);
     result
 }
 
@@ -186,6 +195,8 @@ fn declared(hosts: &str, config: &str, mode: &str) -> Result<Option<Guard>, Stri
         defaults,
         named,
         circuits: RefCell::default(),
+        by_authority: RefCell::default(),
+        inside_breakers: Cell::new(0),
         named_circuits: RefCell::default(),
         storages: RefCell::default(),
     }))
@@ -199,10 +210,30 @@ pub fn enabled() -> bool {
 /// At each request start: the last refusal belongs to the previous request.
 pub fn request_startup() {
     LAST_REFUSAL.with(|last| last.borrow_mut().take());
-    INSIDE_BREAKERS.set(0);
+    GUARD.with(|guard| {
+        if let Some(guard) = guard.get() {
+            guard.inside_breakers.set(0);
+        }
+    });
 }
 
 impl Guard {
+    /// The circuit of a request to `url`: from the memo of the URL's
+    /// authority, or found and remembered.
+    fn circuit_of_url(&self, url: &[u8]) -> Option<Rc<Circuit>> {
+        let authority = authority_of(url);
+        if let Some(known) = self.by_authority.borrow().get(authority) {
+            return known.clone();
+        }
+        let circuit = Target::of_url(url).and_then(|target| self.circuit_of(&target));
+        let mut memo = self.by_authority.borrow_mut();
+        if memo.len() >= MAX_REMEMBERED_HOSTS {
+            memo.clear();
+        }
+        memo.insert(authority.into(), circuit.clone());
+        circuit
+    }
+
     fn circuit_of(&self, target: &Target) -> Option<Rc<Circuit>> {
         if let Some(known) = self.circuits.borrow().get(target) {
             return known.clone();
@@ -286,13 +317,14 @@ impl Guard {
 
 /// Whether a transfer to `url` may go now.
 pub fn admit(url: &[u8]) -> Admission {
-    if INSIDE_BREAKERS.get() > 0 {
-        return Admission::Unguarded;
-    }
-    let Some(target) = Target::of_url(url) else {
-        return Admission::Unguarded;
-    };
-    let Some(circuit) = GUARD.with(|guard| guard.get().and_then(|guard| guard.circuit_of(&target))) else {
+    let circuit = GUARD.with(|guard| {
+        let guard = guard.get()?;
+        if guard.inside_breakers.get() > 0 {
+            return None;
+        }
+        guard.circuit_of_url(url)
+    });
+    let Some(circuit) = circuit else {
         return Admission::Unguarded;
     };
     let now = super::clock::system_now_ms();

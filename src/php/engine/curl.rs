@@ -22,7 +22,6 @@
 //! libcurl that ext/curl itself was linked with.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::ffi::{CString, c_char, c_int, c_long, c_void};
 use std::panic::AssertUnwindSafe;
 use std::sync::OnceLock;
@@ -33,6 +32,7 @@ use ext_php_rs::zend::{CatchError, ClassEntry, ExecutorGlobals, bailout, try_cat
 
 use super::arguments;
 use crate::core::duration::Millis;
+use crate::http::target::FastMap;
 use crate::php::http::{self, Admission, Ticket};
 
 type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
@@ -111,7 +111,7 @@ struct Pending {
 }
 
 thread_local! {
-    static HANDLES: RefCell<HashMap<usize, Handle>> = RefCell::default();
+    static HANDLES: RefCell<FastMap<usize, Handle>> = RefCell::default();
 }
 
 /// Wraps ext/curl's functions, once per process; nothing without ext/curl.
@@ -316,7 +316,7 @@ fn reraise(result: Result<(), CatchError>) {
     }
 }
 
-fn with_handles<T>(run: impl FnOnce(&mut HashMap<usize, Handle>) -> T) -> Option<T> {
+fn with_handles<T>(run: impl FnOnce(&mut FastMap<usize, Handle>) -> T) -> Option<T> {
     HANDLES.try_with(|handles| run(&mut handles.borrow_mut())).ok()
 }
 
@@ -390,65 +390,56 @@ fn note_option(handle: &mut Handle, option: i64, value: &Zval) {
 }
 
 /// Admits the next transfer of a handle and sets it up: refused, it will
-/// fail as a refused connection; a trial gets its timeout capped.
+/// fail as a refused connection; a trial gets its timeout capped. One
+/// look-up of the handle: most transfers are not guarded.
 fn begin_transfer(object: *mut zend_object) {
-    finish_pending(object);
-    let Some(Some(url)) = with_handles(|handles| {
-        let handle = handles.get(&(object as usize))?;
+    with_handles(|handles| {
+        let handle = handles.get_mut(&(object as usize))?;
+        drop(settle(object, handle));
         if handle.unix_socket.is_some() {
             return None;
         }
-        handle.url.clone()
-    }) else {
-        return;
-    };
-    let pending = match http::admit(&url) {
-        Admission::Unguarded => return,
-        Admission::Refused(_) => {
-            set_text_option(object, CURLOPT_UNIX_SOCKET_PATH, Some(&CString::from(NOWHERE)));
-            Pending {
-                ticket: None,
-                refused: true,
-                timeout_capped: false,
-            }
-        }
-        Admission::Permitted(ticket) => {
-            let mut timeout_capped = false;
-            if ticket.trial {
-                let probe = ticket.probe_timeout_ms() as c_long;
-                let own = with_handles(|handles| handles.get(&(object as usize)).map_or(0, |handle| handle.timeout_ms))
-                    .unwrap_or(0);
-                if own <= 0 || own > probe {
-                    set_long_option(object, CURLOPT_TIMEOUT_MS, probe);
-                    timeout_capped = true;
+        let pending = match http::admit(handle.url.as_deref()?) {
+            Admission::Unguarded => return None,
+            Admission::Refused(_) => {
+                set_text_option(object, CURLOPT_UNIX_SOCKET_PATH, Some(&CString::from(NOWHERE)));
+                Pending {
+                    ticket: None,
+                    refused: true,
+                    timeout_capped: false,
                 }
             }
-            Pending {
-                ticket: Some(ticket),
-                refused: false,
-                timeout_capped,
+            Admission::Permitted(ticket) => {
+                let probe = ticket.probe_timeout_ms() as c_long;
+                let timeout_capped = ticket.trial && (handle.timeout_ms <= 0 || handle.timeout_ms > probe);
+                if timeout_capped {
+                    set_long_option(object, CURLOPT_TIMEOUT_MS, probe);
+                }
+                Pending {
+                    ticket: Some(ticket),
+                    refused: false,
+                    timeout_capped,
+                }
             }
-        }
-    };
-    with_handles(|handles| {
-        if let Some(handle) = handles.get_mut(&(object as usize)) {
-            handle.pending = Some(pending);
-        }
+        };
+        handle.pending = Some(pending);
+        Some(())
     });
 }
 
 /// Puts back what `begin_transfer` changed, and hands over the ticket of
 /// a transfer let through.
 fn finish_pending(object: *mut zend_object) -> Option<Ticket> {
-    let (pending, unix_socket, timeout_ms) = with_handles(|handles| {
-        let handle = handles.get_mut(&(object as usize))?;
-        Some((handle.pending.take()?, handle.unix_socket.clone(), handle.timeout_ms))
-    })??;
+    with_handles(|handles| settle(object, handles.get_mut(&(object as usize))?))?
+}
+
+fn settle(object: *mut zend_object, handle: &mut Handle) -> Option<Ticket> {
+    let pending = handle.pending.take()?;
     if pending.refused {
-        set_text_option(object, CURLOPT_UNIX_SOCKET_PATH, unix_socket.as_ref());
+        set_text_option(object, CURLOPT_UNIX_SOCKET_PATH, handle.unix_socket.as_ref());
     }
     if pending.timeout_capped {
-        set_long_option(object, CURLOPT_TIMEOUT_MS, timeout_ms);
+        set_long_option(object, CURLOPT_TIMEOUT_MS, handle.timeout_ms);
     }
     pending.ticket
 }
@@ -576,13 +567,11 @@ unsafe extern "C" fn curl_exec(frame: *mut zend_execute_data, return_value: *mut
     begin_transfer(object);
     // SAFETY: the engine's call of curl_exec.
     let done = unsafe { call_original(&CURL_EXEC, frame, return_value) };
-    let ticket = finish_pending(object);
     // A callback of the transfer that threw, or ended the script, made
     // the end of the transfer the application's: it tells nothing.
-    let unsettled = crate::php::callback::ending().is_some() || ExecutorGlobals::has_exception();
-    if done.is_ok()
-        && !unsettled
-        && let Some(ticket) = ticket
+    if let Some(ticket) = finish_pending(object)
+        && done.is_ok()
+        && !exception_pending()
     {
         // SAFETY: the live return value of the call.
         let failed = unsafe { return_value.cast::<Zval>().as_ref() }.is_some_and(|value| value.bool() == Some(false));
@@ -592,6 +581,13 @@ unsafe extern "C" fn curl_exec(frame: *mut zend_execute_data, return_value: *mut
         }
     }
     reraise(done);
+}
+
+/// Whether an exception (or `exit()`, or a fatal error on its way) is pending.
+fn exception_pending() -> bool {
+    // SAFETY: the executor globals of the process, read by its one thread.
+    let exception = unsafe { (*ext_php_rs::ffi::ext_php_rs_executor_globals()).exception };
+    !exception.is_null() || crate::php::callback::ending().is_some()
 }
 
 /// `curl_errno()` of a handle: `None` when PHP cannot run it now (an
