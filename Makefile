@@ -39,15 +39,20 @@ test-phpt: deps build
 	scripts/run-phpt.sh $(EXTENSION) tests/http http
 
 # Real servers (php-fpm, redis-server standalone, TLS and cluster, memcached) on free loopback ports.
+# Each script runs under no-leftovers.php, which fails when a process it
+# started is still running once it ended; demo-leftovers.sh does the same
+# for `make demo`, to its end and interrupted.
+NO_LEFTOVERS = $(PHP) -d ffi.enable=1 tests/integration/no-leftovers.php
 test-integration: deps build
-	tests/integration/fpm-shared-memory.sh $(EXTENSION)
-	tests/integration/fpm-pool-extension.sh $(EXTENSION)
-	tests/integration/fpm-named-segment.sh $(EXTENSION)
-	tests/integration/fpm-exit.sh $(EXTENSION)
-	tests/integration/fpm-metrics.sh $(EXTENSION)
-	tests/integration/fpm-http.sh $(EXTENSION)
-	tests/integration/redis.sh $(EXTENSION)
-	tests/integration/memcached.sh $(EXTENSION)
+	$(NO_LEFTOVERS) tests/integration/fpm-shared-memory.sh $(EXTENSION)
+	$(NO_LEFTOVERS) tests/integration/fpm-pool-extension.sh $(EXTENSION)
+	$(NO_LEFTOVERS) tests/integration/fpm-named-segment.sh $(EXTENSION)
+	$(NO_LEFTOVERS) tests/integration/fpm-exit.sh $(EXTENSION)
+	$(NO_LEFTOVERS) tests/integration/fpm-metrics.sh $(EXTENSION)
+	$(NO_LEFTOVERS) tests/integration/fpm-http.sh $(EXTENSION)
+	$(NO_LEFTOVERS) tests/integration/redis.sh $(EXTENSION)
+	$(NO_LEFTOVERS) tests/integration/memcached.sh $(EXTENSION)
+	tests/integration/demo-leftovers.sh $(EXTENSION)
 
 test: lint test-core test-phpt test-integration test-install
 

@@ -10,15 +10,14 @@ extension=${1:?usage: bench/callgrind.sh PATH/TO/circuit_breaker.so [scenario...
 shift
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
-redis_pid=
-trap '[ -z "$redis_pid" ] || kill "$redis_pid"; wait 2>/dev/null; rm -rf "$work"' EXIT
+source "$here/../scripts/processes.sh"
+at_exit 'rm -rf "$work"'
 n=${CALLGRIND_ITERATIONS:-2000}
 scenarios=("$@")
 [ ${#scenarios[@]} -gt 0 ] || scenarios=(floor reused rejected per-request one-service many-services listener)
 if [[ " ${scenarios[*]} " == *" fleet "* ]]; then
     port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
-    (cd "$work" && exec redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log") &
-    redis_pid=$!
+    start_group -C "$work" redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log"
     for _ in $(seq 100); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.05; done
     export CB_BENCH_REDIS=127.0.0.1:$port
 fi

@@ -6,23 +6,20 @@ extension=${1:?usage: bench/run.sh PATH/TO/circuit_breaker.so}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
-(cd "$work" && exec redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log") &
-redis_pid=$!
-trap 'kill $redis_pid $memcached_pid 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+# Every server in a process group of its own, stopped whole at the end or on Ctrl-C.
+source "$here/../scripts/processes.sh"
+at_exit 'rm -rf "$work"'
+start_group -C "$work" redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log"
 for _ in $(seq 100); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.05; done
 memcached_port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
-memcached -l 127.0.0.1 -p "$memcached_port" -U 0 -u "$(id -un)" &
-memcached_pid=$!
+start_group memcached -l 127.0.0.1 -p "$memcached_port" -U 0 -u "$(id -un)"
 for _ in $(seq 100); do php -r "exit(@stream_socket_client('tcp://127.0.0.1:$memcached_port') ? 0 : 1);" && break; sleep 0.05; done
 # Round trips are counted by proxies in front of both servers.
 free_port() { php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'; }
 redis_proxy=$(free_port)
-php "$here/round-trip-proxy.php" "$redis_proxy" "127.0.0.1:$port" "$work/redis-round-trips" &
-proxy_pids="$!"
+start_group php "$here/round-trip-proxy.php" "$redis_proxy" "127.0.0.1:$port" "$work/redis-round-trips"
 memcached_proxy=$(free_port)
-php "$here/round-trip-proxy.php" "$memcached_proxy" "127.0.0.1:$memcached_port" "$work/memcached-round-trips" &
-proxy_pids="$proxy_pids $!"
-trap 'kill $redis_pid $memcached_pid $proxy_pids 2>/dev/null; wait 2>/dev/null; rm -rf "$work"' EXIT
+start_group php "$here/round-trip-proxy.php" "$memcached_proxy" "127.0.0.1:$memcached_port" "$work/memcached-round-trips"
 for proxy in $redis_proxy $memcached_proxy; do
     for _ in $(seq 100); do php -r "exit(@stream_socket_client('tcp://127.0.0.1:$proxy') ? 0 : 1);" && break; sleep 0.05; done
 done

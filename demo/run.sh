@@ -18,7 +18,8 @@ case $storage in
     fleet) hosts=(A B) ;;
     *) echo "DEMO_STORAGE: shm (the default), redis or fleet, not '$storage'" >&2; exit 2 ;;
 esac
-seconds=45
+# DEMO_SECONDS: a shorter run (tests/integration/demo-leftovers.sh), only healthy.
+seconds=${DEMO_SECONDS:-45}
 # The Redis outage of DEMO_STORAGE=fleet, in seconds from the start of a run:
 # once the circuit is open, inside the upstream's failing phase (10 to 25 s).
 redis_down_from=13
@@ -35,27 +36,21 @@ export DEMO_UPSTREAM=http://127.0.0.1:$upstream_port/stock
 echo 0 > "$DEMO_START_FILE"
 touch "$DEMO_UPSTREAM_LOG"
 
-pids=()
-cleanup() {
-    for pid in "${pids[@]}" $(cat "$work/redis.pid" 2>/dev/null); do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+# Every server in a process group of its own, each group stopped whole at
+# the end or on Ctrl-C (the upstream's 32 workers, php-fpm's).
+source "$here/../scripts/processes.sh"
+at_exit 'rm -rf "$work"'
 
 start_redis() {
-    redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" \
-        --pidfile "$work/redis.pid" >> "$work/redis.out" 2>&1 &
-    for _ in $(seq 100); do redis-cli -p "$redis_port" ping 2>/dev/null | grep -q PONG && return; sleep 0.05; done
+    start_group redis-server --port "$redis_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" >> "$work/redis.out" 2>&1
+    redis_pid=$started
+    for _ in $(seq 100); do
+        [ "$(redis-cli -p "$redis_port" info server 2>/dev/null | tr -d '\r' | sed -n 's/^process_id://p')" = "$redis_pid" ] && return
+        sleep 0.05
+    done
     echo "redis-server did not start:"; cat "$work/redis.out"; exit 1
 }
-stop_redis() {
-    local pid
-    pid=$(cat "$work/redis.pid")
-    kill "$pid"
-    while kill -0 "$pid" 2>/dev/null; do sleep 0.05; done
-    rm -f "$work/redis.pid"
-}
+stop_redis() { stop_group "$redis_pid"; }
 redis_stats() { php -n "$here/redis-stats.php" "127.0.0.1:$redis_port" "$@"; }
 
 if [ "$storage" != shm ]; then
@@ -64,8 +59,7 @@ if [ "$storage" != shm ]; then
     export DEMO_REDIS=redis://127.0.0.1:$redis_port
 fi
 
-PHP_CLI_SERVER_WORKERS=32 php -n -S "127.0.0.1:$upstream_port" "$here/upstream.php" > "$work/upstream.out" 2>&1 &
-pids+=($!)
+PHP_CLI_SERVER_WORKERS=32 start_group php -n -S "127.0.0.1:$upstream_port" "$here/upstream.php" > "$work/upstream.out" 2>&1
 
 # One PHP-FPM master per host: each has its own shared-memory segment.
 fpm_addresses=()
@@ -89,8 +83,7 @@ pm.status_path = /status
 pm.status_listen = 127.0.0.1:$status_port
 env[DEMO_HOST] = $host
 CONF
-    "$fpm" -n -d "extension=$extension" -y "$work/php-fpm-$host.conf" -F -R &
-    pids+=($!)
+    start_group "$fpm" -n -d "extension=$extension" -y "$work/php-fpm-$host.conf" -F -R
     for attempt in $(seq 50); do
         php -r "require '$here/fastcgi.php'; exit(fcgi_request('127.0.0.1:$status_port', ['SCRIPT_NAME' => '/status', 'SCRIPT_FILENAME' => '/status', 'REQUEST_METHOD' => 'GET'], 1.0) === null ? 1 : 0);" && break
         [ "$attempt" -lt 50 ] || { echo "php-fpm did not start:"; cat "$work/fpm-$host.log"; exit 1; }
@@ -115,24 +108,19 @@ for run in breaker:1 no-breaker:0; do
     : > "$DEMO_UPSTREAM_LOG"
     start=$(php -r 'echo microtime(true) + 0.5;')
     echo "$start" > "$DEMO_START_FILE"
-    outage=
-    if [ "$storage" != shm ]; then
-        redis_stats reset
-        if [ "$storage" = fleet ]; then
-            # Redis restarted has counted nothing: what it served before is kept.
-            (
-                php -r "time_sleep_until($start + $redis_down_from);"
-                redis_stats read > "$output/$label-redis-1.json"
-                stop_redis
-                php -r "time_sleep_until($start + $redis_down_from + $redis_down_for);"
-                start_redis
-            ) &
-            outage=$!
-        fi
-    fi
-    DEMO_EVENT_LOG=$output/$label-events.log php -n "$here/loadgen.php" "$label" "$(IFS=,; echo "${fpm_addresses[*]}")" \
+    [ "$storage" = shm ] || redis_stats reset
+    DEMO_EVENT_LOG=$output/$label-events.log start_group php -n "$here/loadgen.php" "$label" "$(IFS=,; echo "${fpm_addresses[*]}")" \
         "$(IFS=,; echo "${status_addresses[*]}")" "${run##*:}" "$seconds" "$output"
-    [ -z "$outage" ] || wait "$outage"
+    loadgen=$started
+    if [ "$storage" = fleet ] && [ "$seconds" -gt "$redis_down_from" ]; then
+        # Redis restarted has counted nothing: what it served before is kept.
+        php -r "time_sleep_until($start + $redis_down_from);"
+        redis_stats read > "$output/$label-redis-1.json"
+        stop_redis
+        php -r "time_sleep_until($start + $redis_down_from + $redis_down_for);"
+        start_redis
+    fi
+    wait "$loadgen"
     [ "$storage" = shm ] || redis_stats read > "$output/$label-redis-2.json"
     echo
 done

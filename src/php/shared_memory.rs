@@ -67,7 +67,9 @@ fn configured_size(configured: Option<&str>) -> Result<usize, String> {
     let configured = configured.unwrap_or(DEFAULT_SIZE);
     parse_size(configured)
         .filter(|size| SIZE_RANGE.contains(size))
-        .ok_or_else(|| format!("{SIZE_SETTING} = '{configured}' is not a size {SIZE_RANGE_TEXT} (such as 32M)"))
+        .ok_or_else(|| {
+            format!("{SIZE_SETTING} = '{configured}' is not a size {SIZE_RANGE_TEXT} (such as 32M, 32MB or 33554432)")
+        })
 }
 
 /// The share configured, when it is a number above 0 and at most 1.
@@ -87,23 +89,30 @@ fn configured_share(configured: Option<&str>) -> Result<f64, String> {
         })
 }
 
-/// Registers the ini settings and maps the segment. An invalid setting, or
-/// a segment that cannot be made, leaves the process without a segment:
-/// warned about at startup, and every call of a shared-memory storage then
-/// fails open with a `StorageFailed` event that says why. (Falling back to a
-/// default instead would hide the mistake behind a segment sized for
-/// someone else.)
+/// Registers the ini settings and maps the segment. An invalid size or
+/// share is warned about at startup, once, and its default is used: a typo
+/// must not leave every breaker of the pool without protection (APCu, given
+/// the same typo, warns and keeps working). A segment that cannot be made
+/// leaves the process without one: warned about at startup, and every call
+/// of a shared-memory storage then fails open with a `StorageFailed` event
+/// that says why.
 pub fn startup(module_number: i32) {
     IniEntryDef::register(INI_ENTRIES.as_slice(), module_number);
     let ini = ExecutorGlobals::get().ini_values();
     let setting = |name: &str| ini.get(name).cloned().flatten();
     let name = setting(NAME_SETTING).filter(|name| !name.is_empty());
-    let result = configured_size(setting(SIZE_SETTING).as_deref())
-        .and_then(|size| configured_share(setting(SHARE_SETTING).as_deref()).map(|share| (size, share)))
-        .and_then(|(size, share)| match &name {
-            Some(name) => Segment::open_named(name, size, share).map_err(|error| error.to_string()),
-            None => Segment::create(size, share).map_err(|error| format!("{SIZE_SETTING} = {size} bytes: {error}")),
-        });
+    let size = configured_size(setting(SIZE_SETTING).as_deref()).unwrap_or_else(|error| {
+        startup_warning(&format!("{error}: the default size {DEFAULT_SIZE} is used"));
+        parse_size(DEFAULT_SIZE).unwrap_or(32 << 20)
+    });
+    let share = configured_share(setting(SHARE_SETTING).as_deref()).unwrap_or_else(|error| {
+        startup_warning(&format!("{error}: the default share {DEFAULT_MAX_SHARE} is used"));
+        DEFAULT_MAX_SHARE
+    });
+    let result = match &name {
+        Some(name) => Segment::open_named(name, size, share).map_err(|error| error.to_string()),
+        None => Segment::create(size, share).map_err(|error| format!("{SIZE_SETTING} = {size} bytes: {error}")),
+    };
     match result {
         Ok(segment) => {
             let previous = SEGMENT.swap(Box::into_raw(Box::new(segment)), Ordering::AcqRel);

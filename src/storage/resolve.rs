@@ -74,11 +74,17 @@ fn lock_until<'a>(
 /// The addresses of `host`:`port`, within `deadline`. An address literal
 /// (`127.0.0.1`, `::1`, `[::1]`) is taken as it is.
 pub fn resolve(host: &str, port: u16, deadline: Instant) -> io::Result<Vec<SocketAddr>> {
+    resolve_in(names(), host, port, deadline)
+}
+
+/// [`resolve`] with the answers kept in `names`: the process's cache, or a
+/// test's own (tests run in parallel, and one test's resolver thread holding
+/// the shared lock made another's call with a passed deadline time out).
+fn resolve_in(names: &Arc<Names>, host: &str, port: u16, deadline: Instant) -> io::Result<Vec<SocketAddr>> {
     let literal = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')).unwrap_or(host);
     if let Ok(ip) = literal.parse::<IpAddr>() {
         return Ok(vec![SocketAddr::new(ip, port)]);
     }
-    let names = names();
     let key = (host.to_owned(), port);
     let pid = std::process::id();
     let mut entries = lock_until(names, host, deadline)?;
@@ -140,6 +146,15 @@ pub fn resolve(host: &str, port: u16, deadline: Instant) -> io::Result<Vec<Socke
 mod tests {
     use super::*;
 
+    /// Every test has a cache of its own: none shares a lock or an answer
+    /// with another running beside it.
+    fn resolve(host: &str, port: u16, deadline: Instant) -> io::Result<Vec<SocketAddr>> {
+        thread_local! {
+            static NAMES: Arc<Names> = Arc::default();
+        }
+        NAMES.with(|names| resolve_in(names, host, port, deadline))
+    }
+
     #[test]
     fn address_literals_are_not_resolved() {
         let deadline = Instant::now();
@@ -152,6 +167,21 @@ mod tests {
             vec!["[::1]:11211".parse().unwrap()]
         );
         assert_eq!(resolve("::1", 1, deadline).unwrap(), vec!["[::1]:1".parse().unwrap()]);
+    }
+
+    /// The race of parallel tests on the process's cache, reproduced: while
+    /// another name's resolution holds that lock, a call with a passed
+    /// deadline still gets an answer kept in its own cache.
+    #[test]
+    fn a_kept_answer_does_not_wait_for_the_process_cache() {
+        let mine = Arc::default();
+        let first = resolve_in(&mine, "localhost", 6380, Instant::now() + Duration::from_secs(10)).unwrap();
+        let busy = names()
+            .entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        assert_eq!(resolve_in(&mine, "localhost", 6380, Instant::now()).unwrap(), first);
+        drop(busy);
     }
 
     #[test]

@@ -6,34 +6,25 @@
 # fpm_start / fpm_stop (set $fpm_pid and $port), fpm_request, check,
 # concurrently, and `at_exit COMMAND` for a script's own clean-up.
 
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/processes.sh"
 fpm=$(command -v php-fpm8.2 || command -v php-fpm)
 work=$(mktemp -d)
+at_exit 'rm -rf "$work"'
 fpm_pid=
 passed=0
 failed=0
-exit_commands=()
 
 free_port() {
     php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'
 }
 
-at_exit() { exit_commands+=("$1"); }
-
+# php-fpm and its workers: one process group, stopped whole.
 fpm_stop() {
     if [ -n "$fpm_pid" ]; then
-        kill "$fpm_pid" 2>/dev/null || true
-        wait "$fpm_pid" 2>/dev/null || true
+        stop_group "$fpm_pid"
         fpm_pid=
     fi
 }
-
-fpm_cleanup() {
-    fpm_stop
-    local command
-    for command in "${exit_commands[@]}"; do eval "$command" || true; done
-    rm -rf "$work"
-}
-trap fpm_cleanup EXIT
 
 # Waits until php-fpm logged "ready to handle connections" $1 times (a
 # reload logs it again), or fails with its log.
@@ -71,8 +62,8 @@ catch_workers_output = yes
 $pool_lines
 CONF
     # -R: CI runs as root, and the pool then runs as root too.
-    "$fpm" -n "$@" -y "$work/php-fpm.conf" -F -R &
-    fpm_pid=$!
+    start_group "$fpm" -n "$@" -y "$work/php-fpm.conf" -F -R
+    fpm_pid=$started
     fpm_wait_ready 1
 }
 

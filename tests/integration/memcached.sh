@@ -7,12 +7,8 @@ set -euo pipefail
 extension=${1:?usage: memcached.sh PATH/TO/circuit_breaker.so}
 here=$(cd "$(dirname "$0")/.." && pwd)
 free_port() { php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'; }
+source "$here/../scripts/processes.sh"
 pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill -CONT "$pid" 2>/dev/null || true; kill -KILL "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-}
-trap cleanup EXIT
 
 # Each server listens before the next free port is chosen, which could
 # otherwise be the same one.
@@ -22,8 +18,8 @@ ports=()
 for options in "-m 64" "-m 64" "-m 2 -I 512k -M"; do
     port=$(free_port)
     # shellcheck disable=SC2086
-    memcached -l 127.0.0.1 -p "$port" -U 0 -u "$(id -un)" $options &
-    pids+=($!)
+    start_group memcached -l 127.0.0.1 -p "$port" -U 0 -u "$(id -un)" $options
+    pids+=("$started")
     ports+=("$port")
     for attempt in $(seq 100); do
         php -r "exit(@stream_socket_client('tcp://127.0.0.1:$port') ? 0 : 1);" && break
@@ -33,8 +29,7 @@ for options in "-m 64" "-m 64" "-m 2 -I 512k -M"; do
 done
 
 slow_port=$(free_port)
-php "$here/integration/delay-proxy.php" "$slow_port" "127.0.0.1:${ports[0]}" 45 &
-pids+=($!)
+start_group php "$here/integration/delay-proxy.php" "$slow_port" "127.0.0.1:${ports[0]}" 45
 for attempt in $(seq 100); do
     php -r "exit(@stream_socket_client('tcp://127.0.0.1:$slow_port') ? 0 : 1);" && break
     [ "$attempt" -lt 100 ] || { echo "the delaying proxy on port $slow_port did not start"; exit 1; }

@@ -8,24 +8,51 @@ extension=${1:?usage: redis.sh PATH/TO/circuit_breaker.so [TEST]}
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 free_port() { php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'; }
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill -CONT "$pid" 2>/dev/null || true; kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+source "$here/../scripts/processes.sh"
+at_exit 'rm -rf "$work"'
+redis_cli_auth=()
 
-start_redis() { # name, then redis-server arguments
-    local name=$1
-    shift
+# start_redis NAME PORT [redis-server arguments]: a server in a process
+# group of its own, on PORT or, when another process took that port first
+# (the ports are free when chosen, not reserved), on another free one; returns
+# when that server itself answers (INFO's process_id is its pid: a PONG from
+# another run's server on the same port is not taken for it). Sets $port_of_NAME.
+# $port_option names the port (--tls-port for the TLS server).
+port_option=--port
+start_redis() {
+    local name=$1 port=$2 attempt pid
+    shift 2
     mkdir -p "$work/$name"
-    (cd "$work/$name" && exec redis-server --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/$name/log" "$@") &
-    pids+=($!)
-    echo $! > "$work/$name/pid"
+    for attempt in 1 2 3 4 5; do
+        start_group -C "$work/$name" redis-server "$port_option" "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/$name/log" "$@"
+        pid=$started
+        echo "$pid" > "$work/$name/pid"
+        if wait_for_own "$pid" "$port" "${redis_cli_auth[@]}"; then
+            printf -v "port_of_${name//-/_}" %s "$port"
+            return 0
+        fi
+        stop_group "$pid"
+        port=$(free_port)
+    done
+    echo "redis-server $name did not start:"; cat "$work/$name/log"
+    exit 1
 }
 
-wait_for() { # port [redis-cli arguments]
+# wait_for_own PID PORT [redis-cli arguments]: waits until the server on PORT
+# is the process PID; fails at once when that process ended.
+wait_for_own() {
+    local pid=$1 port=$2
+    shift 2
+    for _ in $(seq 200); do
+        kill -0 "$pid" 2>/dev/null || return 1
+        [ "$(redis-cli -p "$port" "$@" info server 2>/dev/null | tr -d '\r' | sed -n 's/^process_id://p')" = "$pid" ] && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+# wait_for PORT [redis-cli arguments]: until the server on PORT answers.
+wait_for() {
     local port=$1
     shift
     for _ in $(seq 100); do
@@ -37,18 +64,22 @@ wait_for() { # port [redis-cli arguments]
 }
 
 password=test-secret
-port=$(free_port)
-start_redis standalone --port "$port" --requirepass "$password"
-wait_for "$port" -a "$password" --no-auth-warning
+redis_cli_auth=(-a "$password" --no-auth-warning)
+start_redis standalone "$(free_port)" --requirepass "$password"
+port=$port_of_standalone
+redis_cli_auth=()
 
 # TLS with a certificate authority made for this run.
 openssl req -x509 -newkey rsa:2048 -nodes -days 1 -subj "/CN=test CA" -keyout "$work/ca.key" -out "$work/ca.crt" 2>/dev/null
 openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$work/server.key" -out "$work/server.csr" 2>/dev/null
 printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' > "$work/san.ext"
 openssl x509 -req -in "$work/server.csr" -CA "$work/ca.crt" -CAkey "$work/ca.key" -CAcreateserial -days 1 -extfile "$work/san.ext" -out "$work/server.crt" 2>/dev/null
-tls_port=$(free_port)
-start_redis tls --port 0 --tls-port "$tls_port" --tls-cert-file "$work/server.crt" --tls-key-file "$work/server.key" --tls-ca-cert-file "$work/ca.crt" --tls-auth-clients no
-wait_for "$tls_port" --tls --cacert "$work/ca.crt"
+redis_cli_auth=(--tls --cacert "$work/ca.crt")
+port_option=--tls-port
+start_redis tls "$(free_port)" --port 0 --tls-cert-file "$work/server.crt" --tls-key-file "$work/server.key" --tls-ca-cert-file "$work/ca.crt" --tls-auth-clients no
+tls_port=$port_of_tls
+port_option=--port
+redis_cli_auth=()
 
 # A 3-master cluster; sets cluster_ports and cluster_pids.
 make_cluster() { # name, then more redis-server arguments
@@ -57,12 +88,10 @@ make_cluster() { # name, then more redis-server arguments
     cluster_ports=()
     cluster_pids=()
     for node in 1 2 3; do
-        local cluster_port
-        cluster_port=$(free_port)
-        cluster_ports+=("$cluster_port")
-        start_redis "$name-$node" --port "$cluster_port" --cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout 2000 "$@"
+        start_redis "$name-$node" "$(free_port)" --cluster-enabled yes --cluster-config-file nodes.conf --cluster-node-timeout 2000 "$@"
+        local port_name="port_of_${name}_$node"
+        cluster_ports+=("${!port_name}")
         cluster_pids+=("$(cat "$work/$name-$node/pid")")
-        wait_for "$cluster_port"
     done
     redis-cli --cluster create "${cluster_ports[@]/#/127.0.0.1:}" --cluster-replicas 0 --cluster-yes > "$work/$name-create.log" 2>&1
     # Every node must see the whole cluster before the tests start: a node that
@@ -92,16 +121,18 @@ export CB_REDIS_FAULTY_CLUSTER_PIDS=$(printf '%s\n' "${cluster_pids[@]}" | paste
 # of their own. Short timings: a failover takes a second or two.
 sentinel_password=sentinel-secret
 sentinel_data_ports=()
-for role in master replica; do
-    data_port=$(free_port)
-    sentinel_data_ports+=("$data_port")
-    replica_of=()
-    [ "$role" = master ] || replica_of=(--replicaof 127.0.0.1 "${sentinel_data_ports[0]}")
-    start_redis "sentinel-$role" --port "$data_port" --requirepass "$password" --masterauth "$password" "${replica_of[@]}"
-    wait_for "$data_port" -a "$password" --no-auth-warning
-done
-for _ in $(seq 100); do
-    redis-cli -p "${sentinel_data_ports[1]}" -a "$password" --no-auth-warning info replication | grep -q 'master_link_status:up' && break
+redis_cli_auth=(-a "$password" --no-auth-warning)
+start_redis sentinel-master "$(free_port)" --requirepass "$password" --masterauth "$password"
+sentinel_data_ports+=("$port_of_sentinel_master")
+start_redis sentinel-replica "$(free_port)" --requirepass "$password" --masterauth "$password" --replicaof 127.0.0.1 "$port_of_sentinel_master"
+sentinel_data_ports+=("$port_of_sentinel_replica")
+redis_cli_auth=()
+# The replica in sync (its first full synchronisation done) before the
+# sentinels look at it.
+for attempt in $(seq 200); do
+    info=$(redis-cli -p "${sentinel_data_ports[1]}" -a "$password" --no-auth-warning info replication | tr -d '\r')
+    grep -q '^master_link_status:up$' <<< "$info" && grep -q '^master_sync_in_progress:0$' <<< "$info" && break
+    [ "$attempt" -lt 200 ] || { echo "the Sentinel replica did not synchronise:"; echo "$info"; cat "$work/sentinel-replica/log"; exit 1; }
     sleep 0.05
 done
 sentinel_ports=()
@@ -122,9 +153,9 @@ sentinel auth-pass mymaster $password
 sentinel down-after-milliseconds mymaster 1000
 sentinel failover-timeout mymaster 2000
 EOF_CONF
-    redis-sentinel "$work/sentinel-$sentinel/sentinel.conf" &
-    pids+=($!)
-    wait_for "$sentinel_port" -a "$sentinel_password" --no-auth-warning
+    start_group redis-sentinel "$work/sentinel-$sentinel/sentinel.conf"
+    wait_for_own "$started" "$sentinel_port" -a "$sentinel_password" --no-auth-warning \
+        || { echo "redis-sentinel on port $sentinel_port did not start:"; cat "$work/sentinel-$sentinel/log"; exit 1; }
 done
 # Each sentinel must know the replica (from the master's INFO) before a test
 # asks for a failover, and the two other sentinels (their hellos, every 2 s)

@@ -1,5 +1,5 @@
 --TEST--
-An invalid circuit_breaker.shm_size or shm_max_share is warned about at startup with the accepted range, and the storage disabled (fail open); php --ri shows the ini table
+An invalid circuit_breaker.shm_size or shm_max_share is warned about at startup with the accepted range, and its default used (the storage keeps protecting); php --ri shows the ini table
 --FILE--
 <?php
 require __DIR__ . '/subprocess.inc';
@@ -29,28 +29,28 @@ echo run_with(['shm_size' => '1M'], '--ri', 'circuit_breaker'), "\n";
 ?>
 --EXPECTF--
 {"shm_size":"abc"}:
-Warning: PHP Startup: circuit_breaker.shm_size = 'abc' is not a size from 16K to 4G (such as 32M): the shared memory storage is disabled (its calls fail open) in Unknown on line 0
-{"available":false}
+Warning: PHP Startup: circuit_breaker.shm_size = 'abc' is not a size from 16K to 4G (such as 32M, 32MB or 33554432): the default size 32M is used in Unknown on line 0
+{"available":true,"segment_size":33554432,"max_share":0.5}
 {"shm_size":"0"}:
-Warning: PHP Startup: circuit_breaker.shm_size = '0' is not a size from 16K to 4G (such as 32M): the shared memory storage is disabled (its calls fail open) in Unknown on line 0
-{"available":false}
+Warning: PHP Startup: circuit_breaker.shm_size = '0' is not a size from 16K to 4G (such as 32M, 32MB or 33554432): the default size 32M is used in Unknown on line 0
+{"available":true,"segment_size":33554432,"max_share":0.5}
 {"shm_size":"100G"}:
-Warning: PHP Startup: circuit_breaker.shm_size = '100G' is not a size from 16K to 4G (such as 32M): the shared memory storage is disabled (its calls fail open) in Unknown on line 0
-{"available":false}
+Warning: PHP Startup: circuit_breaker.shm_size = '100G' is not a size from 16K to 4G (such as 32M, 32MB or 33554432): the default size 32M is used in Unknown on line 0
+{"available":true,"segment_size":33554432,"max_share":0.5}
 {"shm_size":"8K"}:
-Warning: PHP Startup: circuit_breaker.shm_size = '8K' is not a size from 16K to 4G (such as 32M): the shared memory storage is disabled (its calls fail open) in Unknown on line 0
-{"available":false}
+Warning: PHP Startup: circuit_breaker.shm_size = '8K' is not a size from 16K to 4G (such as 32M, 32MB or 33554432): the default size 32M is used in Unknown on line 0
+{"available":true,"segment_size":33554432,"max_share":0.5}
 {"shm_size":"16K"}:
 {"available":true,"segment_size":16384,"max_share":0.5}
 {"shm_max_share":"abc"}:
-Warning: PHP Startup: circuit_breaker.shm_max_share = 'abc' is not a share of the records above 0 and at most 1 (such as 0.5): the shared memory storage is disabled (its calls fail open) in Unknown on line 0
-{"available":false}
+Warning: PHP Startup: circuit_breaker.shm_max_share = 'abc' is not a share of the records above 0 and at most 1 (such as 0.5): the default share 0.5 is used in Unknown on line 0
+{"available":true,"segment_size":33554432,"max_share":0.5}
 {"shm_max_share":"0"}:
-Warning: PHP Startup: circuit_breaker.shm_max_share = '0' is not a share of the records above 0 and at most 1 (such as 0.5): the shared memory storage is disabled (its calls fail open) in Unknown on line 0
-{"available":false}
+Warning: PHP Startup: circuit_breaker.shm_max_share = '0' is not a share of the records above 0 and at most 1 (such as 0.5): the default share 0.5 is used in Unknown on line 0
+{"available":true,"segment_size":33554432,"max_share":0.5}
 {"shm_max_share":"1.5"}:
-Warning: PHP Startup: circuit_breaker.shm_max_share = '1.5' is not a share of the records above 0 and at most 1 (such as 0.5): the shared memory storage is disabled (its calls fail open) in Unknown on line 0
-{"available":false}
+Warning: PHP Startup: circuit_breaker.shm_max_share = '1.5' is not a share of the records above 0 and at most 1 (such as 0.5): the default share 0.5 is used in Unknown on line 0
+{"available":true,"segment_size":33554432,"max_share":0.5}
 {"shm_size":"1M","shm_max_share":"0.25"}:
 {"available":true,"segment_size":1048576,"max_share":0.25}
 {"shm_size":" 2M ","shm_max_share":"1"}:

@@ -1,7 +1,7 @@
 --TEST--
-Without a segment (an invalid size), every call is permitted, StorageFailed says why, and getState() throws StorageException
+Without a segment (an invalid circuit_breaker.shm_name), every call is permitted, StorageFailed says why, and getState() throws StorageException
 --INI--
-circuit_breaker.shm_size=lots
+circuit_breaker.shm_name=a/b
 --FILE--
 <?php
 require __DIR__ . '/bootstrap.inc';
@@ -29,8 +29,8 @@ try {
 ?>
 --EXPECT--
 
-Warning: PHP Startup: circuit_breaker.shm_size = 'lots' is not a size from 16K to 4G (such as 32M): the shared memory storage is disabled (its calls fail open) in Unknown on line 0
+Warning: PHP Startup: circuit_breaker.shm_name = 'a/b' contains '/': give a plain name such as circuit_breaker (the extension adds the leading /): the shared memory storage is disabled (its calls fail open) in Unknown on line 0
 bool(true)
 bool(true)
-5 events: no shared memory segment: circuit_breaker.shm_size = 'lots' is not a size from 16K to 4G (such as 32M)
-Zeusi\CircuitBreaker\Exception\StorageException: no shared memory segment: circuit_breaker.shm_size = 'lots' is not a size from 16K to 4G (such as 32M)
+5 events: no shared memory segment: circuit_breaker.shm_name = 'a/b' contains '/': give a plain name such as circuit_breaker (the extension adds the leading /)
+Zeusi\CircuitBreaker\Exception\StorageException: no shared memory segment: circuit_breaker.shm_name = 'a/b' contains '/': give a plain name such as circuit_breaker (the extension adds the leading /)

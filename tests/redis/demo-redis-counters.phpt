@@ -40,7 +40,10 @@ try {
     echo "round trips: {$sampler->sample()['round_trips']}\n";
     echo "nothing: {$sampler->sample()['round_trips']}\n";
 
-    exec('kill -9 ' . (int) file_get_contents("$dir/pid"));
+    $pid = (int) file_get_contents("$dir/pid");
+    if ($pid > 0) { // never 0: that is the whole process group
+        exec("kill -9 $pid");
+    }
     usleep(100_000);
     var_dump($sampler->sample()); // down
     // Started again with nothing else asking it whether it is up: the

@@ -64,16 +64,23 @@ pub const CLAIM_RETRY_MS: u64 = 1_000;
 /// The default of `circuit_breaker.shm_max_share`.
 pub const DEFAULT_MAX_SHARE: f64 = 0.5;
 
-/// A segment size as PHP writes sizes: `32M`, `512K`, `1G`, or bytes.
+/// A segment size as PHP writes sizes (`32M`, `512K`, `1G`, or bytes), or
+/// with a `B` after the unit (`32MB`, `32mb`); spaces around are ignored.
 pub fn parse_size(value: &str) -> Option<usize> {
     let value = value.trim();
+    // "32MB", "32mb", "1024B": the unit as MySQL, Redis and many tools write it.
+    let value = value.strip_suffix(['B', 'b']).map_or(value, str::trim_end);
     let (digits, multiplier) = match value.chars().last()?.to_ascii_uppercase() {
         'K' => (&value[..value.len() - 1], 1 << 10),
         'M' => (&value[..value.len() - 1], 1 << 20),
         'G' => (&value[..value.len() - 1], 1 << 30),
         _ => (value, 1),
     };
-    digits.trim().parse::<usize>().ok()?.checked_mul(multiplier)
+    let digits = digits.trim();
+    if digits.is_empty() || !digits.bytes().all(|byte| byte.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse::<usize>().ok()?.checked_mul(multiplier)
 }
 
 pub struct SharedMemoryStorage {

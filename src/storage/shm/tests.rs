@@ -225,6 +225,20 @@ fn sizes_as_php_writes_them() {
 }
 
 #[test]
+fn sizes_as_other_tools_write_them() {
+    // The unit as MySQL, Redis and many tools write it (issue 24).
+    for written in ["32MB", "32mb", "32Mb", "32 MB", "32M", "33554432", "32768K", "32768kb"] {
+        assert_eq!(parse_size(written), Some(32 << 20), "{written}");
+    }
+    assert_eq!(parse_size("1GB"), Some(1 << 30));
+    assert_eq!(parse_size("32K"), Some(32 << 10));
+    assert_eq!(parse_size("1024B"), Some(1024));
+    for wrong in ["MB", "B", "32MM", "32BM", "-1M", "3.5M", "32 bytes"] {
+        assert_eq!(parse_size(wrong), None, "{wrong}");
+    }
+}
+
+#[test]
 fn a_prefix_is_refused_past_its_share_while_another_gets_records() {
     let clock = Rc::new(Cell::new(T0));
     let segment = segment_with_share(size_of_records(10), 0.5);
