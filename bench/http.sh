@@ -12,9 +12,9 @@ set -euo pipefail
 extension=${1:?usage: bench/http.sh PATH/TO/circuit_breaker.so}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
-php -n "$here/../tests/http/upstream.php" "$work/served" > "$work/port" &
-upstream=$!
-trap 'kill $upstream 2>/dev/null; wait $upstream 2>/dev/null; rm -rf "$work"' EXIT
+source "$here/../scripts/processes.sh"
+at_exit 'rm -rf "$work"'
+start_group php -n "$here/../tests/http/upstream.php" "$work/served" > "$work/port"
 for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.05; done
 base=http://127.0.0.1:$(cat "$work/port")
 n=${HTTP_BENCH_ITERATIONS:-200}

@@ -10,9 +10,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/fpm-lib.sh"
 
 # The upstream, a single process, prints its port once it listens.
-php -n "$here/../http/upstream.php" "$work/served" > "$work/upstream-port" &
-upstream_pid=$!
-at_exit "kill $upstream_pid; wait $upstream_pid"
+start_group php -n "$here/../http/upstream.php" "$work/served" > "$work/upstream-port"
+upstream_pid=$started
 for attempt in $(seq 100); do
     [ -s "$work/upstream-port" ] && break
     kill -0 "$upstream_pid" || { echo "the upstream did not start"; exit 1; }
