@@ -3,7 +3,9 @@
 // Usage: php report.php OUTPUT_DIR
 
 $output = $argv[1];
-$runs = ['breaker' => 'with breaker', 'no-breaker' => 'without'];
+$runs = ['breaker' => 'with breaker', 'zero-code' => 'zero-code', 'no-breaker' => 'without'];
+// The zero-code run (the HTTP guard, no breaker code) is made on shared memory only.
+$runs = array_filter($runs, fn ($label) => is_file("$output/$label.json"), ARRAY_FILTER_USE_KEY);
 // DEMO_STORAGE=fleet: the hosts are A and B, and Redis was down from, to (seconds).
 $redisDown = array_filter(explode(',', (string) getenv('DEMO_REDIS_DOWN')), 'strlen');
 $summary = [];
@@ -93,9 +95,10 @@ foreach ($runs as $label => $title) {
     $series[$title] = $rows;
 }
 
-printf("%-44s %14s %14s\n", 'summary', ...array_keys($summary));
+$format = '%-44s' . str_repeat(' %14s', count($summary)) . "\n";
+printf($format, 'summary', ...array_keys($summary));
 foreach (array_keys(reset($summary)) as $metric) {
-    printf("%-44s %14s %14s\n", $metric, ...array_map(fn ($run) => $run[$metric] ?? '-', array_values($summary)));
+    printf($format, $metric, ...array_map(fn ($run) => $run[$metric] ?? '-', array_values($summary)));
 }
 
 // The chart: answers per second, p99 latency and busy workers, both runs;
@@ -112,7 +115,7 @@ $panels = [
         ? ['PHP-FPM workers busy, per host', array_map(fn ($host) => fn ($r) => max(0, $r['hosts'][$host]['busy']), range(0, $hosts - 1))]
         : ['PHP-FPM workers busy', [fn ($r) => max(0, $r['busy'])]],
 ];
-$colors = ['with breaker' => '#1b7f3b', 'without' => '#c0392b'];
+$colors = array_intersect_key(['with breaker' => '#1b7f3b', 'zero-code' => '#2c6fbb', 'without' => '#c0392b'], $series);
 $seconds = count(reset($series));
 $x = fn (float $second) => $left + ($second / $seconds) * ($width - $left - 20);
 // Room for the label of the Redis outage under the phases'.

@@ -61,10 +61,11 @@ fi
 
 PHP_CLI_SERVER_WORKERS=32 start_group php -n -S "127.0.0.1:$upstream_port" "$here/upstream.php" > "$work/upstream.out" 2>&1
 
-# One PHP-FPM master per host: each has its own shared-memory segment.
-fpm_addresses=()
-status_addresses=()
-for host in "${hosts[@]}"; do
+# start_master NAME [PHP OPTIONS...]: a PHP-FPM master of 8 workers, with its
+# own shared-memory segment; its addresses in $master_fpm and $master_status.
+start_master() {
+    local host=$1 fpm_port status_port
+    shift
     fpm_port=$(free_port)
     status_port=$(free_port)
     cat > "$work/php-fpm-$host.conf" <<CONF
@@ -81,17 +82,52 @@ pm = static
 pm.max_children = 8
 pm.status_path = /status
 pm.status_listen = 127.0.0.1:$status_port
+catch_workers_output = yes
 env[DEMO_HOST] = $host
 CONF
-    start_group "$fpm" -n -d "extension=$extension" -y "$work/php-fpm-$host.conf" -F -R
+    start_group "$fpm" -n -d "extension=$extension" "$@" -y "$work/php-fpm-$host.conf" -F -R
     for attempt in $(seq 50); do
         php -r "require '$here/fastcgi.php'; exit(fcgi_request('127.0.0.1:$status_port', ['SCRIPT_NAME' => '/status', 'SCRIPT_FILENAME' => '/status', 'REQUEST_METHOD' => 'GET'], 1.0) === null ? 1 : 0);" && break
         [ "$attempt" -lt 50 ] || { echo "php-fpm did not start:"; cat "$work/fpm-$host.log"; exit 1; }
         sleep 0.1
     done
-    fpm_addresses+=("127.0.0.1:$fpm_port")
-    status_addresses+=("127.0.0.1:$status_port")
+    master_fpm=127.0.0.1:$fpm_port
+    master_status=127.0.0.1:$status_port
+}
+
+# One PHP-FPM master per host: each has its own shared-memory segment.
+fpm_addresses=()
+status_addresses=()
+for host in "${hosts[@]}"; do
+    start_master "$host"
+    fpm_addresses+=("$master_fpm")
+    status_addresses+=("$master_status")
 done
+runs=("breaker|1|$(IFS=,; echo "${fpm_addresses[*]}")|$(IFS=,; echo "${status_addresses[*]}")")
+if [ "$storage" = shm ]; then
+    # The zero-code run: an application with no breaker code at all, in a
+    # pool whose php.ini names the upstream's host (HTTP guarding), with
+    # the same settings as the breaker the app writes by hand.
+    cat > "$work/http-breakers.ini" <<INI
+[defaults]
+time_window = 10
+failure_rate = 50
+minimum_requests = 10
+slow_call_duration = 0.5
+slow_call_rate = 60
+consecutive_failures = 5
+open_duration = 3
+max_open_duration = off
+half_open = ramp
+ramp_duration = 5
+ramp_curve = exponential
+ramp_initial_ratio = 0.1
+probe_timeout = 1
+INI
+    start_master zero -d "circuit_breaker.http_hosts=127.0.0.1:$upstream_port" -d "circuit_breaker.http_config=$work/http-breakers.ini"
+    runs+=("zero-code|0|$master_fpm|$master_status")
+fi
+runs+=("no-breaker|0|$(IFS=,; echo "${fpm_addresses[*]}")|$(IFS=,; echo "${status_addresses[*]}")")
 
 echo "Timeline of each run (${seconds} s): healthy, failing from 10 s (the upstream hangs; calls time out after 1 s),"
 if [ "$storage" = fleet ]; then
@@ -101,16 +137,17 @@ if [ "$storage" = fleet ]; then
 else
     echo "slow from 25 s (700 ms answers), recovered from 35 s. 12 clients, 8 PHP-FPM workers."
     echo "The breaker's storage: ${DEMO_REDIS:-shared memory}."
+    [ "$storage" != shm ] || echo "Three runs: the breaker written in the app; zero-code (no breaker code, circuit_breaker.http_hosts names the upstream); none."
 fi
 echo
-for run in breaker:1 no-breaker:0; do
-    label=${run%%:*}
+for run in "${runs[@]}"; do
+    IFS='|' read -r label use_breaker run_fpms run_statuses <<< "$run"
     : > "$DEMO_UPSTREAM_LOG"
     start=$(php -r 'echo microtime(true) + 0.5;')
     echo "$start" > "$DEMO_START_FILE"
     [ "$storage" = shm ] || redis_stats reset
-    DEMO_EVENT_LOG=$output/$label-events.log start_group php -n "$here/loadgen.php" "$label" "$(IFS=,; echo "${fpm_addresses[*]}")" \
-        "$(IFS=,; echo "${status_addresses[*]}")" "${run##*:}" "$seconds" "$output"
+    DEMO_EVENT_LOG=$output/$label-events.log start_group php -n "$here/loadgen.php" "$label" "$run_fpms" \
+        "$run_statuses" "$use_breaker" "$seconds" "$output"
     loadgen=$started
     if [ "$storage" = fleet ] && [ "$seconds" -gt "$redis_down_from" ]; then
         # Redis restarted has counted nothing: what it served before is kept.
