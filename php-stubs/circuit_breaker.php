@@ -758,5 +758,36 @@ namespace Zeusi\CircuitBreaker\Http {
 
         /** Whether HTTP guarding is on in this process. */
         public static function isEnabled(): bool {}
+
+        /**
+         * The breaker named $name in circuit_breaker.http_config, or the one
+         * that guards the URL or host:port $name, built once per worker; null
+         * when there is none.
+         */
+        public static function breaker(string $name): ?HttpBreaker {}
+    }
+
+    /** A breaker of the HTTP guard: the circuit its hooks use. */
+    class HttpBreaker implements \Zeusi\CircuitBreaker\CircuitBreakerInterface, \Zeusi\CircuitBreaker\ManualControlInterface
+    {
+        public function __construct() {}
+
+        public function acquirePermission(): bool {}
+
+        public function registerSuccess(?float $duration = null): void {}
+
+        public function registerFailure(?float $duration = null): void {}
+
+        public function getState(): \Zeusi\CircuitBreaker\State {}
+
+        public function getService(): string {}
+
+        public function forceOpen(float $duration): void {}
+
+        public function forceClosed(float $duration): void {}
+
+        public function reset(): void {}
+
+        public function getStatus(): \Zeusi\CircuitBreaker\Status\CircuitStatus {}
     }
 }

@@ -230,7 +230,7 @@ impl CircuitBreaker {
 }
 
 /// A duration of a forced state, checked: 1 s to 30 days.
-fn forced_duration_ms(duration: f64) -> Result<Millis, PhpException> {
+pub(super) fn forced_duration_ms(duration: f64) -> Result<Millis, PhpException> {
     checked_millis(
         "duration",
         duration,

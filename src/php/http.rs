@@ -14,13 +14,14 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
-use super::args::Text;
+use super::args::{Float, Text};
 use super::engine::log_notice;
 use super::enums::State;
+use super::typed::Bytes;
 use crate::breaker::{Breaker, Event, Permission};
 use crate::core::counts::Outcome;
 use crate::core::duration::{Millis, format_float};
-use crate::core::machine::Phase;
+use crate::core::machine::{Command, Phase};
 use crate::http::file::{self, NamedBreaker};
 use crate::http::outcome;
 use crate::http::policy::{Mode, Policy, Settings, StorageSetting};
@@ -455,5 +456,122 @@ impl HttpGuard {
     /// Whether HTTP guarding is on in this process.
     pub fn is_enabled() -> bool {
         enabled()
+    }
+
+    /// The breaker named `$name` in the breakers file, or the one that
+    /// guards the URL or `host:port` `$name`, built once per worker; null
+    /// when there is none.
+    pub fn breaker(name: Text) -> Option<HttpBreaker> {
+        let circuit = GUARD.with(|guard| {
+            let guard = guard.get()?;
+            let name_text = std::str::from_utf8(&name.0).ok()?;
+            if let Some(breaker) = guard.named.iter().find(|breaker| breaker.name == name_text) {
+                return guard.named_circuit(&breaker.name, &breaker.policy);
+            }
+            let url = if name_text.contains("://") {
+                name_text.to_owned()
+            } else {
+                format!("http://{name_text}")
+            };
+            Target::of_url(url.as_bytes()).and_then(|target| guard.circuit_of(&target))
+        })?;
+        Some(HttpBreaker { circuit })
+    }
+}
+
+/// A breaker of the HTTP guard, reached from code by its name: the same
+/// circuit the hooks use, built once per worker, for a `CallExecutor`, a
+/// FailFast middleware, `getStatus()` or an operator's command.
+#[php_class]
+#[php(name = "Zeusi\\CircuitBreaker\\Http\\HttpBreaker")]
+#[php(implements(ce = super::classes::circuit_breaker_interface, stub = "\\Zeusi\\CircuitBreaker\\CircuitBreakerInterface"))]
+#[php(implements(ce = super::classes::manual_control_interface, stub = "\\Zeusi\\CircuitBreaker\\ManualControlInterface"))]
+pub struct HttpBreaker {
+    circuit: Rc<Circuit>,
+}
+
+impl HttpBreaker {
+    fn breaker(&self) -> Breaker<'_, dyn Storage> {
+        Breaker {
+            service: &self.circuit.service,
+            config: &self.circuit.policy.config,
+            storage: &*self.circuit.storage,
+        }
+    }
+
+    fn register(&self, outcome: Outcome, duration: Option<Float>) -> Result<(), PhpException> {
+        let duration_ms = super::breaker::duration_ms(duration.map(|duration| duration.0))?;
+        register(&self.circuit, outcome, duration_ms);
+        Ok(())
+    }
+
+    fn command(&self, command: Command) -> Result<(), PhpException> {
+        let now = super::clock::system_now_ms();
+        self.breaker()
+            .command(command, now, &mut |event| log_event(&self.circuit, event, now))
+            .map_err(|error| super::classes::storage_exception(error.to_string()))
+    }
+}
+
+#[php_impl]
+impl HttpBreaker {
+    /// Whether a call may go now (a refusal is false, as for any breaker).
+    pub fn acquire_permission(&self) -> bool {
+        let now = super::clock::system_now_ms();
+        let permission = self
+            .breaker()
+            .acquire(now, &mut |event| log_event(&self.circuit, event, now));
+        matches!(permission, Permission::Permitted) || self.circuit.policy.mode == Mode::Observe
+    }
+
+    #[php(optional = duration)]
+    pub fn register_success(&self, duration: Option<Float>) -> Result<(), PhpException> {
+        self.register(Outcome::Success, duration)
+    }
+
+    #[php(optional = duration)]
+    pub fn register_failure(&self, duration: Option<Float>) -> Result<(), PhpException> {
+        self.register(Outcome::Failure, duration)
+    }
+
+    pub fn get_state(&self) -> Result<State, PhpException> {
+        self.breaker()
+            .state(super::clock::system_now_ms())
+            .map(State::from)
+            .map_err(|error| super::classes::storage_exception(error.to_string()))
+    }
+
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.circuit.service)
+    }
+
+    pub fn force_open(&self, duration: f64) -> Result<(), PhpException> {
+        self.command(Command::ForceOpen(super::breaker::forced_duration_ms(duration)?))
+    }
+
+    pub fn force_closed(&self, duration: f64) -> Result<(), PhpException> {
+        self.command(Command::ForceClosed(super::breaker::forced_duration_ms(duration)?))
+    }
+
+    pub fn reset(&self) -> Result<(), PhpException> {
+        self.command(Command::Reset)
+    }
+
+    /// A `Status\CircuitStatus`, as `CircuitBreaker::getStatus()` gives it.
+    pub fn get_status(&self) -> Result<super::breaker::StatusObject, PhpException> {
+        let now = super::clock::system_now_ms();
+        let breaker = self.breaker();
+        let read = breaker
+            .status(now)
+            .and_then(|(status, window)| Ok((status, window, breaker.counters()?)));
+        let (status, window, counters) = read.map_err(|error| super::classes::storage_exception(error.to_string()))?;
+        Ok(super::breaker::StatusObject(super::status::CircuitStatus::of_breaker(
+            &self.circuit.service,
+            status,
+            &window,
+            counters,
+            &self.circuit.policy.config,
+            now,
+        )))
     }
 }

@@ -142,4 +142,5 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<execution::Attempt>()
         .class::<execution::CallbackOutcomeClassifier>()
         .class::<http::HttpGuard>()
+        .class::<http::HttpBreaker>()
 }
