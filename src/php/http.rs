@@ -56,6 +56,9 @@ pub struct Circuit {
     storage: Rc<dyn Storage>,
 }
 
+/// The circuit of each URL authority seen (`None`: not guarded).
+type AuthorityMemo = FastMap<Box<[u8]>, Option<Rc<Circuit>>>;
+
 /// The breakers of the process, as the ini settings declare them.
 struct Guard {
     patterns: Vec<HostPattern>,
@@ -65,7 +68,7 @@ struct Guard {
     circuits: RefCell<HashMap<Target, Option<Rc<Circuit>>>>,
     /// The same by the scheme and authority of the URLs seen, as written:
     /// what a request looks up first, without parsing its URL.
-    by_authority: RefCell<FastMap<Box<[u8]>, Option<Rc<Circuit>>>>,
+    by_authority: RefCell<AuthorityMemo>,
     /// How many `CallExecutor` calls are running on the stack.
     inside_breakers: Cell<usize>,
     /// The circuit of each named breaker, once built.
