@@ -16,6 +16,7 @@ mod fleet;
 mod gc;
 mod hot_methods;
 mod late_load;
+mod log;
 mod memcached;
 mod readonly;
 mod redis;
@@ -36,6 +37,7 @@ use ext_php_rs::zend::ModuleEntry;
 fn startup(_ty: i32, module_number: i32) -> i32 {
     callback::install_panic_hook();
     shared_memory::startup(module_number);
+    log::startup(module_number);
     gc::install_handlers();
     readonly::install_handlers();
     match classes::register_interfaces().and_then(|()| classes::register_exceptions()) {
