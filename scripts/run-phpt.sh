@@ -9,7 +9,7 @@ directory=${2:-tests/phpt}
 label=${3:-phpt}
 runner=/usr/lib/php/$(php-config --phpapi)/build/run-tests.php
 log=$(mktemp)
-NO_INTERACTION=1 REPORT_EXIT_STATUS=1 php "$runner" -q --show-diff -p "$(command -v php)" -n -d "extension=$extension" "$directory" 2>&1 | tee "$log"
+NO_INTERACTION=1 REPORT_EXIT_STATUS=1 php "$runner" -q --show-diff -p "$(command -v php)" -n -d "extension=$extension" -d circuit_breaker.log_interval=0 "$directory" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 passed=$(sed -n 's/^Tests passed *: *\([0-9]*\).*/\1/p' "$log")
 failed=$(sed -n 's/^Tests failed *: *\([0-9]*\).*/\1/p' "$log")

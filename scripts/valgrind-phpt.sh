@@ -16,7 +16,7 @@ log=$(mktemp)
 # reads in it that are not errors.
 # CB_UNDER_VALGRIND: tests that cannot run under valgrind skip themselves.
 CB_UNDER_VALGRIND=1 USE_ZEND_ALLOC=0 ZEND_DONT_UNLOAD_MODULES=1 NO_INTERACTION=1 \
-    php "$runner" -q -m -j"${JOBS:-2}" -p "$(command -v php)" -n -d pcre.jit=0 -d "extension=$extension" "$@" 2>&1 | tee "$log"
+    php "$runner" -q -m -j"${JOBS:-2}" -p "$(command -v php)" -n -d pcre.jit=0 -d "extension=$extension" -d circuit_breaker.log_interval=0 "$@" 2>&1 | tee "$log"
 passed=$(sed -n 's/^Tests passed *: *\([0-9]*\).*/\1/p' "$log")
 failed=$(sed -n 's/^Tests failed *: *\([0-9]*\).*/\1/p' "$log")
 leaked=$(sed -n 's/^Tests leaked *: *\([0-9]*\).*/\1/p' "$log")

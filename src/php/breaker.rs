@@ -347,7 +347,14 @@ impl CircuitBreaker {
     ) -> Result<T, PhpException> {
         let collect = self.listener.is_some();
         let mut events = Vec::new();
-        let mut emit = |event| {
+        // The first failure of the storage in this call, for the error log.
+        let mut failure = None;
+        let mut emit = |event: Event| {
+            if let Event::StorageFailed(error) = &event
+                && failure.is_none()
+            {
+                failure = Some(error.to_string());
+            }
             if collect {
                 events.push(event);
             }
@@ -361,6 +368,11 @@ impl CircuitBreaker {
                 (failed_open, system_now_ms())
             }
         };
+        // The log's intervals are the system's time, whatever the breaker's clock.
+        // A script that is ending fails its calls on purpose: not a storage failing.
+        if ending().is_none() {
+            super::log::storage_call(|| self.storage_name(), failure.as_deref(), system_now_ms);
+        }
         // Without a listener nothing was collected: no call at all.
         if !events.is_empty() {
             self.emit(events, now);
@@ -396,6 +408,14 @@ impl CircuitBreaker {
 
     pub fn get_service_zval(&self) -> Zval {
         Bytes(&self.service).into_zval(false).unwrap_or_default()
+    }
+
+    /// The class of the storage, as the error log names it.
+    fn storage_name(&self) -> String {
+        self.storage
+            .object()
+            .and_then(|object| object.get_class_name().ok())
+            .unwrap_or_else(|| "the storage".to_owned())
     }
 
     pub fn service_name(&self) -> String {

@@ -259,7 +259,21 @@ pub fn deliver(listener: &Zval, event: PhpEvent, service: &str, time: f64) {
     let event = event.into_object(service.to_owned(), time);
     match call_method(object, "handleEvent", vec![&event]) {
         Err(CallError::Ending(_)) => return,
-        Err(CallError::Threw(_)) => drop(ExecutorGlobals::take_exception()),
+        Err(CallError::Threw(_)) => {
+            let thrown = ExecutorGlobals::take_exception();
+            super::log::listener_threw(service, || match &thrown {
+                Some(exception) => {
+                    let class = exception.get_class_name().unwrap_or_else(|_| "an exception".to_owned());
+                    let message = call_method(exception, "getMessage", vec![])
+                        .ok()
+                        .and_then(|message| message.string())
+                        .unwrap_or_default();
+                    format!("{class}: {message}")
+                }
+                None => "an exception".to_owned(),
+            });
+            drop(thrown);
+        }
         Ok(_) | Err(CallError::Pending | CallError::NotCallable(_)) => {}
     }
     if let Some(pending) = pending {

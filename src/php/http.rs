@@ -43,9 +43,6 @@ static INI_ENTRIES: IniEntryDefs<4> = IniEntryDefs::new([
 /// it starts over: a bound on what a crawler of many hosts costs.
 const MAX_REMEMBERED_HOSTS: usize = 10_000;
 
-/// How often a worker logs that the storage of its HTTP circuits fails.
-const STORAGE_FAILURE_LOG_MS: Millis = 60_000;
-
 /// The timeout of the network storages of HTTP circuits, per call.
 const NETWORK_STORAGE_TIMEOUT: Duration = Duration::from_millis(50);
 
@@ -82,7 +79,6 @@ thread_local! {
     static GUARD: OnceCell<Guard> = const { OnceCell::new() };
     /// The refusal of the last transfer refused in this request.
     static LAST_REFUSAL: RefCell<Option<Refusal>> = const { RefCell::new(None) };
-    static STORAGE_FAILURE_LOGGED_AT: Cell<Option<Millis>> = const { Cell::new(None) };
 }
 
 /// Runs a call that a breaker of the application's code guards: the
@@ -331,13 +327,7 @@ pub fn admit(url: &[u8]) -> Admission {
     let Some(circuit) = circuit else {
         return Admission::Unguarded;
     };
-    let now = super::clock::system_now_ms();
-    let breaker = Breaker {
-        service: &circuit.service,
-        config: &circuit.policy.config,
-        storage: &*circuit.storage,
-    };
-    let (permission, trial) = breaker.acquire_noting_trial(now, &mut |event| log_event(&circuit, event, now));
+    let (permission, trial) = with_events(&circuit, |breaker, now, emit| breaker.acquire_noting_trial(now, emit));
     match permission {
         Permission::Permitted => Admission::Permitted(Ticket {
             circuit: circuit.clone(),
@@ -367,17 +357,13 @@ pub fn finish(ticket: Ticket, code: i64, status: u16, duration_ms: Option<Millis
 }
 
 fn register(circuit: &Circuit, outcome: Outcome, duration_ms: Option<Millis>) {
-    let now = super::clock::system_now_ms();
-    let breaker = Breaker {
-        service: &circuit.service,
-        config: &circuit.policy.config,
-        storage: &*circuit.storage,
-    };
-    breaker.register(outcome, duration_ms, now, &mut |event| log_event(circuit, event, now));
+    with_events(circuit, |breaker, now, emit| {
+        breaker.register(outcome, duration_ms, now, emit)
+    });
 }
 
 /// Each transition once, in PHP's error log; refusals are only counted.
-fn log_event(circuit: &Circuit, event: Event, now: Millis) {
+fn log_event(circuit: &Circuit, event: Event) {
     let name = String::from_utf8_lossy(&circuit.service);
     let observe = if circuit.policy.mode == Mode::Observe {
         " (observe mode: nothing is refused)"
@@ -400,26 +386,58 @@ fn log_event(circuit: &Circuit, event: Event, now: Millis) {
             format!("circuit_breaker: HTTP circuit '{name}' is half-open: trial requests go through{observe}")
         }
         Event::Closed => format!("circuit_breaker: HTTP circuit '{name}' closed"),
-        Event::StorageFailed(error) => {
-            let due = STORAGE_FAILURE_LOGGED_AT
-                .get()
-                .is_none_or(|at| now >= at + STORAGE_FAILURE_LOG_MS);
-            if !due {
-                return;
-            }
-            STORAGE_FAILURE_LOGGED_AT.set(Some(now));
-            storage_failure_line(&name, &error)
-        }
+        // Said by `log::storage_call`, at most once per interval.
+        Event::StorageFailed(_) => return,
         Event::StorageRecovered => format!("circuit_breaker: the storage of HTTP circuit '{name}' works again"),
         Event::Rejected { .. } | Event::Forced { .. } | Event::Reset => return,
     };
     log_notice(&line);
 }
 
-fn storage_failure_line(name: &str, error: &StorageError) -> String {
-    format!(
-        "circuit_breaker: the storage of HTTP circuit '{name}' failed ({error}): its requests go through unguarded (said at most once a minute)"
-    )
+/// Tells the log how a call on a circuit's storage ended (`failure`:
+/// what it said when it failed), as every breaker's calls do.
+fn note_storage(circuit: &Circuit, failure: Option<&StorageError>) {
+    super::log::storage_call(
+        || {
+            format!(
+                "the storage of the HTTP circuits ({})",
+                storage_label(&circuit.policy.storage)
+            )
+        },
+        failure.map(ToString::to_string).as_deref(),
+        super::clock::system_now_ms,
+    );
+}
+
+fn storage_label(setting: &StorageSetting) -> String {
+    match setting {
+        StorageSetting::SharedMemory => "shared memory".to_owned(),
+        StorageSetting::Redis(dsn) => dsn.clone(),
+        StorageSetting::Memcached(servers) => format!("memcached://{}", servers.join(",")),
+    }
+}
+
+/// Runs one breaker operation on `circuit`: its events logged, and its
+/// storage's failure (or success) told to the log.
+fn with_events<T>(
+    circuit: &Circuit,
+    run: impl FnOnce(&Breaker<'_, dyn Storage>, Millis, &mut dyn FnMut(Event)) -> T,
+) -> T {
+    let now = super::clock::system_now_ms();
+    let breaker = Breaker {
+        service: &circuit.service,
+        config: &circuit.policy.config,
+        storage: &*circuit.storage,
+    };
+    let mut failure = None;
+    let result = run(&breaker, now, &mut |event| {
+        if let Event::StorageFailed(error) = &event {
+            failure = Some(error.clone());
+        }
+        log_event(circuit, event);
+    });
+    note_storage(circuit, failure.as_ref());
+    result
 }
 
 /// The HTTP guard of the process, seen from PHP.
@@ -509,9 +527,7 @@ impl HttpBreaker {
     }
 
     fn command(&self, command: Command) -> Result<(), PhpException> {
-        let now = super::clock::system_now_ms();
-        self.breaker()
-            .command(command, now, &mut |event| log_event(&self.circuit, event, now))
+        with_events(&self.circuit, |breaker, now, emit| breaker.command(command, now, emit))
             .map_err(|error| super::classes::storage_exception(error.to_string()))
     }
 }
@@ -520,10 +536,7 @@ impl HttpBreaker {
 impl HttpBreaker {
     /// Whether a call may go now (a refusal is false, as for any breaker).
     pub fn acquire_permission(&self) -> bool {
-        let now = super::clock::system_now_ms();
-        let permission = self
-            .breaker()
-            .acquire(now, &mut |event| log_event(&self.circuit, event, now));
+        let permission = with_events(&self.circuit, |breaker, now, emit| breaker.acquire(now, emit));
         matches!(permission, Permission::Permitted) || self.circuit.policy.mode == Mode::Observe
     }
 

@@ -18,6 +18,7 @@ mod gc;
 mod hot_methods;
 mod http;
 mod late_load;
+mod log;
 mod memcached;
 mod readonly;
 mod redis;
@@ -41,6 +42,7 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
     if http::startup(module_number) {
         engine::streams::install();
     }
+    log::startup(module_number);
     gc::install_handlers();
     readonly::install_handlers();
     match classes::register_interfaces().and_then(|()| classes::register_exceptions()) {

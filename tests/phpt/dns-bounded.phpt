@@ -24,7 +24,7 @@ if (getenv('CB_SILENT_DNS') !== '1') {
     $silent = escapeshellarg(PHP_BINARY) . ' -n -r ' . escapeshellarg(
         '$s = stream_socket_server("udp://127.0.0.1:53", $e, $m, STREAM_SERVER_BIND) or exit(1); touch($argv[1]); sleep(600);'
     ) . ' ' . escapeshellarg("$dir/ready");
-    $php = escapeshellarg(PHP_BINARY) . ' -n -d display_errors=1 -d extension=' . escapeshellarg(loaded_extension())
+    $php = escapeshellarg(PHP_BINARY) . ' -n -d display_errors=1 -d circuit_breaker.log_interval=0 -d extension=' . escapeshellarg(loaded_extension())
         . ' ' . escapeshellarg($_SERVER['SCRIPT_FILENAME']);
     $script = <<<SH
         ip link set lo up && mount --bind $dir/resolv.conf /etc/resolv.conf || exit 97

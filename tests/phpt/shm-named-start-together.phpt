@@ -10,7 +10,7 @@ try {
     $processes = [];
     for ($i = 0; $i < 8; $i++) {
         $processes[] = proc_open([
-            PHP_BINARY, '-n', '-d', 'extension=' . loaded_extension(), '-d', 'display_errors=1',
+            PHP_BINARY, '-n', '-d', 'extension=' . loaded_extension(), '-d', 'circuit_breaker.log_interval=0', '-d', 'display_errors=1',
             '-d', "circuit_breaker.shm_name=$name", '-d', 'circuit_breaker.shm_size=1M',
             __DIR__ . '/shm-named-child.php', 'fail-once', 'payments',
         ], [1 => ['pipe', 'w'], 2 => ['redirect', 1]], $pipes[$i]);

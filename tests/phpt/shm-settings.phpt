@@ -6,7 +6,7 @@ require __DIR__ . '/subprocess.inc';
 
 function run_with(array $settings, string ...$arguments): string
 {
-    $command = [PHP_BINARY, '-n', '-d', 'extension=' . loaded_extension(), '-d', 'display_startup_errors=1', '-d', 'display_errors=1'];
+    $command = [PHP_BINARY, '-n', '-d', 'extension=' . loaded_extension(), '-d', 'circuit_breaker.log_interval=0', '-d', 'display_startup_errors=1', '-d', 'display_errors=1'];
     foreach ($settings as $name => $value) {
         array_push($command, '-d', "circuit_breaker.$name=$value");
     }
@@ -68,3 +68,4 @@ circuit_breaker.shm_name => no value => no value
 circuit_breaker.http_hosts => no value => no value
 circuit_breaker.http_config => no value => no value
 circuit_breaker.http_mode => enforce => enforce
+circuit_breaker.log_interval => 0 => 0

@@ -1,5 +1,5 @@
 --TEST--
-No prefix takes more than circuit_breaker.shm_max_share of the segment: a prefix churning names is refused (failing open) while another still gets records; a full segment refuses at once
+While another prefix holds records, no prefix takes more than circuit_breaker.shm_max_share of the segment: a prefix churning names is refused (failing open) while another still gets records; a full segment refuses at once
 --INI--
 circuit_breaker.shm_size=256K
 circuit_breaker.shm_max_share=0.5
@@ -31,6 +31,10 @@ function fill(string $prefix, Zeusi\CircuitBreaker\Configuration $configuration)
     return [$i, null, null];
 }
 
+// The share binds while another prefix holds records: the shop has one.
+$shop = new CircuitBreaker('checkout', $configuration, new SharedMemoryStorage('shop:'));
+$shop->registerFailure();
+$shop->registerFailure();
 [$churned, $refusal, $refused] = fill('churn:', $configuration);
 echo "churn: $churned circuits, then ", get_class($refusal), ": ", $refusal->exception->getMessage(), "\n";
 // The refused circuit fails open: calls are permitted, failures do not open it.
@@ -40,9 +44,6 @@ $refused->registerFailure();
 var_dump($refused->acquirePermission());
 
 // Another application still gets its records, and its circuits work.
-$shop = new CircuitBreaker('checkout', $configuration, new SharedMemoryStorage('shop:'));
-$shop->registerFailure();
-$shop->registerFailure();
 echo "shop: checkout is ", $shop->getState()->value, "\n";
 [$filled, $refusal] = fill('shop:', $configuration);
 echo "shop: ", $filled + 1, " circuits, as many as churn: ", var_export($filled + 1 === $churned, true), ", then ", $refusal->exception->getMessage(), "\n";

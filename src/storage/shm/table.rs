@@ -141,8 +141,8 @@ impl SharedMemoryStorage {
     }
 
     /// Claims a record under the insert lock: a free one, else the first
-    /// idle one among the name's places; at its prefix's share, only an
-    /// idle record of the same prefix.
+    /// idle one among the name's places; at its prefix's share while another
+    /// prefix holds records, only an idle record of the same prefix.
     pub(super) fn insert(
         &self,
         identity: &Identity,
@@ -168,10 +168,13 @@ impl SharedMemoryStorage {
         let Some(usage) = self.prefix_usage(self.owner(), true, &guard) else {
             return Err(ClaimError::Refused(Refusal::Full));
         };
-        // A share of the whole segment is no limit: full is full.
+        // A share of the whole segment is no limit: full is full. The share
+        // binds only while another prefix holds records: it keeps co-tenant
+        // applications apart, and a lone one may use the whole segment.
         let max_per_prefix = self.segment.max_per_prefix();
-        let at_share =
-            max_per_prefix < self.segment.capacity() && usage.records.load(Ordering::Relaxed) >= max_per_prefix as u64;
+        let at_share = max_per_prefix < self.segment.capacity()
+            && usage.records.load(Ordering::Relaxed) >= max_per_prefix as u64
+            && self.another_prefix_holds_records(&guard);
         if at_share && now < usage.retry_at.load(Ordering::Relaxed) {
             header.share_refusals.fetch_add(1, Ordering::Relaxed);
             return Err(ClaimError::Refused(Refusal::Share));
@@ -259,6 +262,17 @@ impl SharedMemoryStorage {
             return true;
         }
         false
+    }
+
+    /// Whether a prefix other than this storage's holds a record: the share
+    /// of the records binds only then.
+    pub(super) fn another_prefix_holds_records(&self, _guard: &InsertGuard<'_>) -> bool {
+        let owner = self.owner();
+        (0..self.segment.capacity()).any(|index| {
+            let entry = self.segment.prefix_usage(index);
+            let current = entry.owner.load(Ordering::Relaxed);
+            current != 0 && current != owner && entry.records.load(Ordering::Relaxed) > 0
+        })
     }
 
     /// The entry counting the records of `owner`, made when `create` and

@@ -245,6 +245,8 @@ fn a_prefix_is_refused_past_its_share_while_another_gets_records() {
     assert_eq!((segment.capacity(), segment.max_per_prefix()), (10, 5));
     let churner = prefixed(segment, b"churn:", &clock);
     let shop = prefixed(segment, b"shop:", &clock);
+    // The share binds while another prefix holds records.
+    assert!(register_success(&shop, b"name-0", &clock).is_empty());
     for service in 0..5 {
         let events = register_success(&churner, format!("name-{service}").as_bytes(), &clock);
         assert!(events.is_empty(), "{events:?}");
@@ -256,13 +258,51 @@ fn a_prefix_is_refused_past_its_share_while_another_gets_records() {
         "{message}"
     );
     assert_eq!(segment.header().share_refusals.load(Ordering::Relaxed), 1);
-    assert_eq!(segment.header().records_in_use.load(Ordering::Relaxed), 5);
+    assert_eq!(segment.header().records_in_use.load(Ordering::Relaxed), 6);
     for service in 0..5 {
         let events = register_success(&shop, format!("name-{service}").as_bytes(), &clock);
         assert!(events.is_empty(), "the other prefix gets its records: {events:?}");
     }
     // The refused prefix keeps the circuits it has.
     assert!(register_success(&churner, b"name-0", &clock).is_empty());
+}
+
+#[test]
+fn a_prefix_alone_in_the_segment_is_not_held_to_its_share() {
+    // One application on the default segment, the common case (issue 24):
+    // the share protects co-tenants, and there is none.
+    let clock = Rc::new(Cell::new(T0));
+    let segment = segment_with_share(size_of_records(10), 0.5);
+    assert_eq!((segment.capacity(), segment.max_per_prefix()), (10, 5));
+    let alone = prefixed(segment, b"alone:", &clock);
+    let mut stored = 0;
+    for service in 0..10 {
+        if register_success(&alone, format!("name-{service}").as_bytes(), &clock).is_empty() {
+            stored += 1;
+        }
+    }
+    assert!(stored >= 8, "a lone prefix got only {stored} of the 10 records");
+    assert_eq!(segment.header().share_refusals.load(Ordering::Relaxed), 0);
+}
+
+#[test]
+fn a_prefix_past_its_share_stops_growing_once_another_holds_records() {
+    let clock = Rc::new(Cell::new(T0));
+    let segment = segment_with_share(size_of_records(10), 0.5);
+    let first = prefixed(segment, b"first:", &clock);
+    let second = prefixed(segment, b"second:", &clock);
+    for service in 0..6 {
+        assert!(register_success(&first, format!("name-{service}").as_bytes(), &clock).is_empty());
+    }
+    // The other prefix arrives: it gets the free records, the first none more.
+    assert!(register_success(&second, b"name-0", &clock).is_empty());
+    let message = refusal_message(&register_success(&first, b"name-6", &clock)).to_owned();
+    assert!(message.contains("circuit_breaker.shm_max_share"), "{message}");
+    for service in 1..4 {
+        assert!(register_success(&second, format!("name-{service}").as_bytes(), &clock).is_empty());
+    }
+    // Each keeps the circuits it has.
+    assert!(register_success(&first, b"name-5", &clock).is_empty());
 }
 
 #[test]

@@ -1,0 +1,161 @@
+//! What a breaker that is not protecting says where operators look: PHP's
+//! error log (`php_log_err`: the CLI's stderr or `error_log`, PHP-FPM's
+//! error log). A storage that starts failing (its calls fail open) and
+//! recovers, and a listener that throws (the exception is still swallowed),
+//! are logged once per worker per storage (its class) per
+//! `circuit_breaker.log_interval` seconds; 0 turns it off.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use ext_php_rs::flags::IniEntryPermission;
+use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
+
+use crate::core::duration::Millis;
+
+const INTERVAL_SETTING: &str = "circuit_breaker.log_interval";
+const DEFAULT_INTERVAL_S: u64 = 60;
+
+static INI_ENTRIES: IniEntryDefs<2> = IniEntryDefs::new([
+    IniEntryDef::new(c"circuit_breaker.log_interval", c"60", IniEntryPermission::System),
+    IniEntryDef::end(),
+]);
+
+/// The interval in milliseconds; 0: nothing is logged.
+static INTERVAL_MS: AtomicU64 = AtomicU64::new(DEFAULT_INTERVAL_S * 1_000);
+
+unsafe extern "C" {
+    fn php_log_err_with_severity(message: *const std::os::raw::c_char, severity: std::os::raw::c_int);
+    fn php_error_docref(docref: *const std::ffi::c_char, level: std::ffi::c_int, format: *const std::ffi::c_char, ...);
+}
+
+/// The syslog severity of our lines (`LOG_WARNING`).
+const LOG_WARNING: std::os::raw::c_int = 4;
+
+/// Registers the setting and reads it. A value that is not a whole number
+/// of seconds is warned about at startup, and the default used.
+pub fn startup(module_number: i32) {
+    IniEntryDef::register(INI_ENTRIES.as_slice(), module_number);
+    let ini = ExecutorGlobals::get().ini_values();
+    let configured = ini.get(INTERVAL_SETTING).cloned().flatten();
+    let seconds = match configured.as_deref().map(str::trim) {
+        None | Some("") => DEFAULT_INTERVAL_S,
+        Some(text) => text.parse::<u64>().unwrap_or_else(|_| {
+            let message = std::ffi::CString::new(format!(
+                "{INTERVAL_SETTING} = '{}' is not a whole number of seconds (0 turns the log off): the default {DEFAULT_INTERVAL_S} is used",
+                text.replace('\0', "")
+            ))
+            .unwrap_or_default();
+            // SAFETY: a NUL-terminated message passed through "%s".
+            unsafe {
+                php_error_docref(
+                    std::ptr::null(),
+                    ext_php_rs::ffi::E_WARNING as std::ffi::c_int,
+                    c"%s".as_ptr(),
+                    message.as_ptr(),
+                );
+            }
+            DEFAULT_INTERVAL_S
+        }),
+    };
+    INTERVAL_MS.store(seconds.saturating_mul(1_000), Ordering::Relaxed);
+}
+
+fn write(line: &str) {
+    let line = std::ffi::CString::new(format!("circuit_breaker: {}", line.replace('\0', ""))).unwrap_or_default();
+    // SAFETY: a NUL-terminated message; the function copies it.
+    unsafe { php_log_err_with_severity(line.as_ptr(), LOG_WARNING) };
+}
+
+#[derive(Default)]
+struct Failing {
+    /// Whether the storage failed at its last call.
+    failing: bool,
+    /// Whether the start of the current failure was logged (its recovery then is).
+    start_logged: bool,
+    /// When a line about it was last written.
+    logged_at: Option<Millis>,
+    /// Failures since that line.
+    unsaid: u64,
+}
+
+thread_local! {
+    static STORAGES: RefCell<HashMap<String, Failing>> = RefCell::new(HashMap::new());
+    /// Whether some storage failed at its last call: the calls of a worker
+    /// whose storages all work look no further.
+    static ANY_FAILING: Cell<bool> = const { Cell::new(false) };
+    static LISTENER_LOGGED_AT: Cell<Option<Millis>> = const { Cell::new(None) };
+}
+
+fn due(logged_at: Option<Millis>, now: Millis, interval: u64) -> bool {
+    logged_at.is_none_or(|at| u64::try_from(now.saturating_sub(at)).unwrap_or(0) >= interval)
+}
+
+/// The end of a call on a storage: `failure` is what it said when it failed.
+/// `storage` names it (its class), computed only when something is logged.
+pub fn storage_call(storage: impl FnOnce() -> String, failure: Option<&str>, now: impl FnOnce() -> Millis) {
+    let interval = INTERVAL_MS.load(Ordering::Relaxed);
+    if interval == 0 || (failure.is_none() && !ANY_FAILING.get()) {
+        return;
+    }
+    let now = now();
+    let name = storage();
+    STORAGES.with_borrow_mut(|storages| {
+        match failure {
+            Some(error) => {
+                let state = storages.entry(name.clone()).or_default();
+                let due = due(state.logged_at, now, interval);
+                if !state.failing {
+                    state.failing = true;
+                    state.start_logged = due;
+                    state.unsaid = 0;
+                    if due {
+                        write(&format!(
+                            "{name} failed, its calls fail open (the breaker does not protect): {error}"
+                        ));
+                    }
+                } else if due {
+                    state.start_logged = true;
+                    write(&format!(
+                        "{name} still failing, {} calls failed open in the last {} s: {error}",
+                        state.unsaid + 1,
+                        interval / 1_000
+                    ));
+                    state.unsaid = 0;
+                } else {
+                    state.unsaid += 1;
+                }
+                if due {
+                    state.logged_at = Some(now);
+                }
+            }
+            None => {
+                if let Some(state) = storages.get_mut(&name)
+                    && state.failing
+                {
+                    state.failing = false;
+                    if state.start_logged {
+                        write(&format!("{name} works again"));
+                        state.logged_at = Some(now);
+                    }
+                }
+            }
+        }
+        ANY_FAILING.set(storages.values().any(|state| state.failing));
+    });
+}
+
+/// A listener threw: the exception is swallowed, and said here.
+pub fn listener_threw(service: &str, thrown: impl FnOnce() -> String) {
+    let interval = INTERVAL_MS.load(Ordering::Relaxed);
+    let now = super::clock::system_now_ms();
+    if interval == 0 || !due(LISTENER_LOGGED_AT.get(), now, interval) {
+        return;
+    }
+    LISTENER_LOGGED_AT.set(Some(now));
+    write(&format!(
+        "the event listener of '{service}' threw {} (ignored: events never fail a call)",
+        thrown()
+    ));
+}
