@@ -1,15 +1,16 @@
 <?php
 // A loopback HTTP/1.1 server for the HTTP guard's tests: it answers, fails
 // and hangs on request, and counts every request that reaches it.
-// Usage: php upstream.php COUNT_FILE
+// Usage: php upstream.php COUNT_FILE [STATUS]
 // Listens on a free port of 127.0.0.1 and prints it on stdout. Paths:
 //   /status/NNN[/MS]   answers with status NNN (after MS milliseconds)
 //   /delay/MS          answers 200 after MS milliseconds
 //   /redirect/PORT     answers 302 to http://127.0.0.1:PORT/status/200
-//   anything else      200 "ok"
+//   anything else      STATUS (200 by default)
 // After each request, COUNT_FILE holds the number of requests served.
 
 [, $countFile] = $argv;
+$defaultStatus = (int) ($argv[2] ?? 200);
 $server = stream_socket_server('tcp://127.0.0.1:0', $errno, $error);
 if ($server === false) {
     fwrite(STDERR, "cannot listen: $error\n");
@@ -60,7 +61,7 @@ while (true) {
         [$method, $path] = explode(' ', strtok($clients[$id]['buffer'], "\r\n")) + ['', '/'];
         $served++;
         file_put_contents($countFile, (string) $served);
-        [$status, $delay, $headers] = [200, 0, ''];
+        [$status, $delay, $headers] = [$defaultStatus, 0, ''];
         if (preg_match('~^/status/(\d{3})(?:/(\d+))?~', $path, $match)) {
             $status = (int) $match[1];
             $delay = (int) ($match[2] ?? 0) / 1000;
