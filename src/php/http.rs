@@ -222,29 +222,21 @@ impl Guard {
     /// authority, or found and remembered.
     fn circuit_of_url(&self, url: &[u8]) -> Option<Rc<Circuit>> {
         let authority = authority_of(url);
-        if let Some(known) = self.by_authority.borrow().get(authority) {
-            return known.clone();
-        }
-        let circuit = Target::of_url(url).and_then(|target| self.circuit_of(&target));
-        let mut memo = self.by_authority.borrow_mut();
-        if memo.len() >= MAX_REMEMBERED_HOSTS {
-            memo.clear();
-        }
-        memo.insert(authority.into(), circuit.clone());
-        circuit
+        remembered(
+            &self.by_authority,
+            authority,
+            || authority.into(),
+            || Target::of_url(url).and_then(|target| self.circuit_of(&target)),
+        )
     }
 
     fn circuit_of(&self, target: &Target) -> Option<Rc<Circuit>> {
-        if let Some(known) = self.circuits.borrow().get(target) {
-            return known.clone();
-        }
-        let circuit = self.new_circuit_of(target);
-        let mut circuits = self.circuits.borrow_mut();
-        if circuits.len() >= MAX_REMEMBERED_HOSTS {
-            circuits.clear();
-        }
-        circuits.insert(target.clone(), circuit.clone());
-        circuit
+        remembered(
+            &self.circuits,
+            target,
+            || target.clone(),
+            || self.new_circuit_of(target),
+        )
     }
 
     fn new_circuit_of(&self, target: &Target) -> Option<Rc<Circuit>> {
@@ -313,6 +305,31 @@ impl Guard {
         self.storages.borrow_mut().insert(key, storage.clone());
         Some(storage)
     }
+}
+
+/// The circuit `memo` holds for `key`, or the one `make` finds, then
+/// remembered (under `owned()`); the memo starts over when full.
+fn remembered<K, Q, S>(
+    memo: &RefCell<HashMap<K, Option<Rc<Circuit>>, S>>,
+    key: &Q,
+    owned: impl FnOnce() -> K,
+    make: impl FnOnce() -> Option<Rc<Circuit>>,
+) -> Option<Rc<Circuit>>
+where
+    K: std::borrow::Borrow<Q> + Eq + std::hash::Hash,
+    Q: Eq + std::hash::Hash + ?Sized,
+    S: std::hash::BuildHasher,
+{
+    if let Some(known) = memo.borrow().get(key) {
+        return known.clone();
+    }
+    let circuit = make();
+    let mut memo = memo.borrow_mut();
+    if memo.len() >= MAX_REMEMBERED_HOSTS {
+        memo.clear();
+    }
+    memo.insert(owned(), circuit.clone());
+    circuit
 }
 
 /// Whether a transfer to `url` may go now.
