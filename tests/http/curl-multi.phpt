@@ -16,6 +16,9 @@ $service = "127.0.0.1:{$upstream->port}";
 function run_multi(array $handles, bool $read = true): array
 {
     $multi = curl_multi_init();
+    // 1 000 handles in the multi, a few connections at a time: the
+    // upstream is one process.
+    curl_multi_setopt($multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, 16);
     foreach ($handles as $handle) {
         curl_multi_add_handle($multi, $handle);
     }

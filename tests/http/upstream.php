@@ -11,7 +11,9 @@
 
 [, $countFile] = $argv;
 $defaultStatus = (int) ($argv[2] ?? 200);
-$server = stream_socket_server('tcp://127.0.0.1:0', $errno, $error);
+// A deep backlog: tests open many connections at once.
+$context = stream_context_create(['socket' => ['backlog' => 1024]]);
+$server = stream_socket_server('tcp://127.0.0.1:0', $errno, $error, STREAM_SERVER_BIND | STREAM_SERVER_LISTEN, $context);
 if ($server === false) {
     fwrite(STDERR, "cannot listen: $error\n");
     exit(1);
