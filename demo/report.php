@@ -109,7 +109,9 @@ $left = 70;
 $hosts = count(reset($series)[0]['hosts'] ?? [1]);
 $dashes = ['', '6,4', '2,3', '8,2,2,2'];
 $panels = [
-    ['answers per second', [fn ($r) => $r['ok'] + $r['rejected'] + $r['failed']]],
+    // Solid: answers with the upstream's data; dashed: answered at once
+    // without it (a fallback, or the error of a refused call).
+    ['answers per second: with data (solid), without: fallback or error (dashed)', [fn ($r) => $r['ok'], fn ($r) => $r['rejected'] + $r['failed']]],
     ['p99 latency (ms)', [fn ($r) => $r['p99']]],
     $hosts > 1
         ? ['PHP-FPM workers busy, per host', array_map(fn ($host) => fn ($r) => max(0, $r['hosts'][$host]['busy']), range(0, $hosts - 1))]
@@ -118,9 +120,10 @@ $panels = [
 $colors = array_intersect_key(['with breaker' => '#1b7f3b', 'zero-code' => '#2c6fbb', 'without' => '#c0392b'], $series);
 $seconds = count(reset($series));
 $x = fn (float $second) => $left + ($second / $seconds) * ($width - $left - 20);
-// Room for the label of the Redis outage under the phases'.
-$shift = $redisDown ? 16 : 0;
-$svg = sprintf('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">', $width, 40 + $shift + count($panels) * ($panel + 30));
+// Room for the label of the Redis outage under the phases', and for the
+// strips of the circuit's state.
+$shift = ($redisDown ? 16 : 0) + 18;
+$svg = sprintf('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" font-size="12">', $width, 56 + $shift + count($panels) * ($panel + 30));
 $svg .= '<rect width="100%" height="100%" fill="white"/>';
 $svg .= '<text x="10" y="20" font-size="14">circuit_breaker demo: the same outage, with and without the breaker</text>';
 foreach ([[10, 25, '#fdecea', 'failing'], [25, 35, '#fff4e0', 'slow']] as [$from, $to, $fill, $name]) {
@@ -153,9 +156,35 @@ foreach ($panels as $index => [$title, $lines]) {
         }
     }
 }
-$legend = 40 + $shift + count($panels) * ($panel + 30) - 8;
+// Seconds under each panel.
+foreach ($panels as $index => $unused) {
+    $bottom = 50 + $shift + $index * ($panel + 30) + $panel;
+    for ($second = 0; $second <= $seconds; $second += 5) {
+        $svg .= sprintf('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#999"/><text x="%.1f" y="%d" text-anchor="middle" fill="#666" font-size="10">%d s</text>', $x($second), $bottom, $x($second), $bottom + 4, $x($second), $bottom + 15, $second);
+    }
+}
+// The circuit's state, second by second, of the runs that know it: a strip
+// over the top panel (green closed, red open, amber half-open).
+$stateColors = ['closed' => '#8fd19e', 'open' => '#e57373', 'half_open' => '#ffcc66'];
+$strip = 0;
+foreach ($series as $run => $rows) {
+    if (!array_filter($rows, fn ($row) => isset($stateColors[$row['state'] ?? '']))) {
+        continue;
+    }
+    $at = 45 + ($redisDown ? 16 : 0) + $strip * 7;
+    foreach ($rows as $row) {
+        $fill = $stateColors[$row['state'] ?? ''] ?? '#eeeeee';
+        $svg .= sprintf('<rect x="%.1f" y="%d" width="%.1f" height="5" fill="%s"><title>%s, %d s: %s</title></rect>', $x($row['second'] - 1), $at, $x(1) - $x(0), $fill, $run, $row['second'], $row['state']);
+    }
+    $svg .= sprintf('<text x="%d" y="%d" text-anchor="end" font-size="9" fill="#555">%s</text>', $left - 4, $at + 5, $run);
+    $strip++;
+}
+$legend = 56 + $shift + count($panels) * ($panel + 30) - 8;
 foreach (array_keys($colors) as $i => $run) {
     $svg .= sprintf('<rect x="%d" y="%d" width="12" height="12" fill="%s"/><text x="%d" y="%d">%s</text>', $left + $i * 150, $legend - 10, $colors[$run], $left + 18 + $i * 150, $legend, $run);
+}
+if ($strip > 0) {
+    $svg .= sprintf('<text x="%d" y="%d" text-anchor="end" fill="#555">strip: the circuit, green closed, red open, amber half-open</text>', $width - 20, $legend);
 }
 for ($host = 0; $hosts > 1 && $host < $hosts; $host++) {
     $at = $left + (2 + $host) * 150;
