@@ -124,6 +124,15 @@ pub fn is_named() -> bool {
     segment().is_ok_and(|segment| segment.name().is_some())
 }
 
+/// At each request start: a named segment's object still holds the whole
+/// mapping and its header (one `fstat`), or this process stops using it
+/// before any access could fault (see `Segment::verify`).
+pub fn request_startup() {
+    if let Ok(segment) = segment() {
+        segment.verify();
+    }
+}
+
 /// Unmaps the segment at module shutdown.
 pub fn shutdown() {
     drop_segment(SEGMENT.swap(std::ptr::null_mut(), Ordering::AcqRel));
