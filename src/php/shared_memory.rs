@@ -100,9 +100,25 @@ pub fn startup(module_number: i32) {
     let name = setting(NAME_SETTING).filter(|name| !name.is_empty());
     let result = configured_size(setting(SIZE_SETTING).as_deref())
         .and_then(|size| configured_share(setting(SHARE_SETTING).as_deref()).map(|share| (size, share)))
-        .and_then(|(size, share)| match &name {
-            Some(name) => Segment::open_named(name, size, share).map_err(|error| error.to_string()),
-            None => Segment::create(size, share).map_err(|error| format!("{SIZE_SETTING} = {size} bytes: {error}")),
+        .and_then(|(size, share)| {
+            let anonymous =
+                || Segment::create(size, share).map_err(|error| format!("{SIZE_SETTING} = {size} bytes: {error}"));
+            match &name {
+                // Anyone may take the name first (`touch /dev/shm/<name>`):
+                // circuits of this process and its children still protect.
+                Some(name) => match Segment::open_named(name, size, share) {
+                    Err(error) if error.is_squatted() => {
+                        startup_warning(&format!(
+                            "{error}: an anonymous segment is used instead, shared only by this process and \
+                             the processes it forks (the name is first come, first served: remove the object \
+                             and restart, or use another {NAME_SETTING})"
+                        ));
+                        anonymous()
+                    }
+                    result => result.map_err(|error| error.to_string()),
+                },
+                None => anonymous(),
+            }
         });
     match result {
         Ok(segment) => {

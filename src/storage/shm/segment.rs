@@ -173,13 +173,29 @@ pub enum SegmentError {
     #[error("{NAME_SETTING} = '{name}' {problem}")]
     Name { name: String, problem: String },
     #[error("the shared memory object /dev/shm/{name} ({NAME_SETTING}) cannot be used: {reason}")]
-    Open { name: String, reason: String },
+    Open {
+        name: String,
+        reason: String,
+        /// The object is not this user's alone (another user's, or open to
+        /// others): a name any local user can take first, not a segment a
+        /// process of ours made.
+        not_ours: bool,
+    },
     #[error(
         "the shared memory object /dev/shm/{name} ({NAME_SETTING}) was made by another build or size of the extension: \
          {differences}; give every process the same build and circuit_breaker.shm_size, or remove the object \
          (rm /dev/shm/{name}) while no process uses it, or use another {NAME_SETTING}"
     )]
     Mismatch { name: String, differences: String },
+}
+
+impl SegmentError {
+    /// Whether the named object is not one this user made alone: anyone
+    /// may create `/dev/shm/<name>` first, so a process falls back to an
+    /// anonymous segment rather than leave its circuits unprotected.
+    pub fn is_squatted(&self) -> bool {
+        matches!(self, Self::Open { not_ours: true, .. })
+    }
 }
 
 pub struct Segment {
@@ -235,14 +251,18 @@ impl Segment {
     ) -> Result<Self, SegmentError> {
         check_request(size, max_share)?;
         let path = object_path(name)?;
-        let refuse = |reason: String| SegmentError::Open {
-            name: name.to_owned(),
-            reason,
+        let refuse_as = |not_ours: bool| {
+            move |reason: String| SegmentError::Open {
+                name: name.to_owned(),
+                reason,
+                not_ours,
+            }
         };
-        let object = SharedObject::open(&path).map_err(refuse)?;
+        let refuse = refuse_as(false);
+        let object = SharedObject::open(&path).map_err(|(reason, denied)| refuse_as(denied)(reason))?;
         // Held until `object` is dropped, when this function returns.
         object.lock(wait).map_err(refuse)?;
-        let found = object.length_if_private().map_err(refuse)?;
+        let found = object.length_if_private().map_err(refuse_as(true))?;
         if found > 0 {
             if found < size_of::<Header>() {
                 return Err(refuse(format!(
@@ -652,7 +672,8 @@ impl Drop for SharedObject {
 }
 
 impl SharedObject {
-    fn open(path: &std::ffi::CStr) -> Result<Self, String> {
+    /// The error says whether the object is another user's (permission denied).
+    fn open(path: &std::ffi::CStr) -> Result<Self, (String, bool)> {
         // SAFETY: `path` is NUL-terminated; the result is checked.
         let fd = unsafe {
             libc::shm_open(
@@ -668,7 +689,8 @@ impl SharedObject {
             } else {
                 ""
             };
-            return Err(format!("shm_open failed: {error}{hint}"));
+            let denied = !hint.is_empty();
+            return Err((format!("shm_open failed: {error}{hint}"), denied));
         }
         // SAFETY: `fd` was just opened and is owned here only.
         Ok(Self {
