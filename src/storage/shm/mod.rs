@@ -472,11 +472,10 @@ impl BoundCircuit<'_> {
 
     fn find(&self, service: &[u8], create: bool) -> Result<Option<Located>, StorageError> {
         let now = self.now.unwrap_or_else(|| self.storage.now());
-        let found = self.storage.record_for(service, create, self.place, now);
+        let found = self.storage.record_for(service, create, self.place, now)?;
         // After the lookup: its loads are what faults on a shortened
         // object, and the guard then breaks the segment.
         self.storage.check_intact()?;
-        let found = found?;
         self.found.set(found);
         Ok(found)
     }

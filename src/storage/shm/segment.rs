@@ -321,7 +321,8 @@ impl Segment {
     /// per call.
     #[inline]
     pub fn is_intact(&self) -> bool {
-        self.guard.is_none_or(|guard| !guard.is_tripped())
+        // One load of a static while nothing tripped, as almost always.
+        !guard::ANY_TRIPPED.load(Ordering::Relaxed) || self.guard.is_none_or(|guard| !guard.is_tripped())
     }
 
     /// Why the mapping is no longer trusted, once `is_intact` says so.
@@ -863,6 +864,7 @@ mod guard {
                 return false;
             }
             self.tripped.store(true, Ordering::Release);
+            ANY_TRIPPED.store(true, Ordering::Release);
             true
         }
 
@@ -873,6 +875,9 @@ mod guard {
             self.tripped.store(false, Ordering::Release);
         }
     }
+
+    /// Set once any watched mapping tripped: what the hot path reads.
+    pub static ANY_TRIPPED: AtomicBool = AtomicBool::new(false);
 
     /// A process maps one named segment; tests map several at once.
     const ENTRIES: usize = 64;
