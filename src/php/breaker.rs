@@ -186,14 +186,14 @@ impl CircuitBreaker {
     /// No call is permitted for `$duration` seconds, whatever the outcomes,
     /// on every worker and server sharing the storage; then the circuit is
     /// closed with a fresh window.
-    pub fn force_open(&self, duration: f64) -> Result<(), PhpException> {
-        finish(forced_duration_ms(duration).and_then(|duration| self.command(Command::ForceOpen(duration))))
+    pub fn force_open(&self, duration: Float) -> Result<(), PhpException> {
+        finish(forced_duration_ms(duration.0).and_then(|duration| self.command(Command::ForceOpen(duration))))
     }
 
     /// Every call is permitted for `$duration` seconds; outcomes are still
     /// counted but open nothing. Then the circuit is closed with a fresh window.
-    pub fn force_closed(&self, duration: f64) -> Result<(), PhpException> {
-        finish(forced_duration_ms(duration).and_then(|duration| self.command(Command::ForceClosed(duration))))
+    pub fn force_closed(&self, duration: Float) -> Result<(), PhpException> {
+        finish(forced_duration_ms(duration.0).and_then(|duration| self.command(Command::ForceClosed(duration))))
     }
 
     /// Closed now, with a fresh window, ending any forced state and backoff.

@@ -3,6 +3,7 @@
 use std::rc::Rc;
 
 use super::args::{ArrayArg, CurveArg, Float, Int, PolicyArg};
+use super::reentry::refuse_reconstruction;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendObject, Zval};
 
@@ -71,6 +72,7 @@ fn slow_of(rule: &OpeningRule) -> f64 {
 #[php_impl]
 impl FailureRateRule {
     pub fn __construct(threshold: Float, minimumRequests: Int) -> Checked<Self> {
+        refuse_reconstruction::<Self>()?;
         Ok(Self {
             rule: checked(OpeningRule::failure_rate(threshold.0, minimumRequests.0))?,
         })
@@ -91,6 +93,7 @@ macro_rules! slow_rule_impl {
         #[php_impl]
         impl $rust {
             pub fn __construct(slowCallDuration: Float, threshold: Float, minimumRequests: Int) -> Checked<Self> {
+                refuse_reconstruction::<Self>()?;
                 Ok(Self {
                     rule: checked($constructor(slowCallDuration.0, threshold.0, minimumRequests.0))?,
                 })
@@ -117,6 +120,7 @@ slow_rule_impl!(FailureOrSlowCallRateRule, OpeningRule::failure_or_slow_call_rat
 #[php_impl]
 impl ConsecutiveFailuresRule {
     pub fn __construct(failures: Int) -> Checked<Self> {
+        refuse_reconstruction::<Self>()?;
         Ok(Self {
             rule: checked(OpeningRule::consecutive_failures(failures.0))?,
         })
@@ -146,6 +150,7 @@ pub struct ExponentialRampCurve {
 #[php_impl]
 impl ExponentialRampCurve {
     pub fn __construct(initialRatio: Float) -> Checked<Self> {
+        refuse_reconstruction::<Self>()?;
         Ok(Self {
             curve: checked(ExponentialCurve::new(initialRatio.0))?,
         })
@@ -166,6 +171,7 @@ pub struct PowerRampCurve {
 impl PowerRampCurve {
     #[php(defaults(exponent = 1.0))]
     pub fn __construct(initialRatio: Float, exponent: Float) -> Checked<Self> {
+        refuse_reconstruction::<Self>()?;
         Ok(Self {
             curve: checked(PowerCurve::new(initialRatio.0, exponent.0))?,
         })
@@ -237,6 +243,7 @@ pub struct RampPolicy {
 #[php_impl]
 impl RampPolicy {
     pub fn __construct(duration: Float, curve: CurveArg<'_>) -> Checked<Self> {
+        refuse_reconstruction::<Self>()?;
         Ok(Self {
             policy: checked(HalfOpenPolicy::ramp(duration.0, curve_of(curve.0)))?,
         })
@@ -279,6 +286,7 @@ pub struct PermittedCallsPolicy {
 impl PermittedCallsPolicy {
     #[php(defaults(permittedCalls = 1_i64))]
     pub fn __construct(maxDuration: Float, permittedCalls: Int) -> Checked<Self> {
+        refuse_reconstruction::<Self>()?;
         Ok(Self {
             policy: checked(HalfOpenPolicy::permitted_calls(maxDuration.0, permittedCalls.0))?,
         })
@@ -322,6 +330,7 @@ impl Configuration {
         halfOpenPolicy: PolicyArg<'_>,
         maxOpenDuration: Option<Float>,
     ) -> Checked<Self> {
+        refuse_reconstruction::<Self>()?;
         let openingRules = openingRules.0;
         let mut rules = Vec::with_capacity(openingRules.len());
         let mut given = Vec::with_capacity(openingRules.len());

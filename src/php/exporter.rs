@@ -9,6 +9,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{Iterable, ZendClassObject, ZendHashTable, Zval};
 use ext_php_rs::zend::ce;
 
+use super::args::Text;
 use super::enums::State;
 use super::status::CircuitStatus;
 use crate::storage::CallCounters;
@@ -155,8 +156,11 @@ impl PrometheusExporter {
     /// `service` and `state`; `$namespace`: the start of every metric name
     /// (null: `circuit_breaker`).
     #[php(optional = labels)]
-    pub fn __construct(labels: Option<&ZendHashTable>, namespace: Option<String>) -> PhpResult<Self> {
-        let namespace = namespace.unwrap_or_else(|| "circuit_breaker".to_owned());
+    pub fn __construct(labels: Option<&ZendHashTable>, namespace: Option<Text>) -> PhpResult<Self> {
+        let namespace = namespace.map_or_else(
+            || "circuit_breaker".to_owned(),
+            |text| String::from_utf8_lossy(&text.0).into_owned(),
+        );
         if !is_metric_name(&namespace) {
             return Err(value_error(format!(
                 "PrometheusExporter::__construct(): Argument #2 ($namespace) must match [a-zA-Z_][a-zA-Z0-9_]*, '{namespace}' given"

@@ -10,6 +10,7 @@ use super::classes::{invalid_configuration, storage_interface};
 use super::client_objects::{Refusal, memcached_client};
 use super::configuration::describe;
 use super::redis::checked_timeout;
+use super::reentry::refuse_reconstruction;
 use crate::core::error::ConfigError;
 use crate::storage::memcached::{MemcachedStorage as Memcached, memcached_storage};
 
@@ -44,6 +45,7 @@ impl MemcachedStorage {
     #[php(optional = servers)]
     #[php(defaults(prefix = String::new(), timeout = 0.05))]
     pub fn __construct(servers: Option<&Zval>, prefix: Text, timeout: Float) -> Result<Self, PhpException> {
+        refuse_reconstruction::<Self>()?;
         // The getters of a `\Memcached` are PHP calls: a fatal error among
         // them is re-raised once we are out.
         finish(Self::build(servers, prefix.0, timeout.0))

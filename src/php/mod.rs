@@ -60,6 +60,7 @@ extern "C" fn shutdown(_ty: i32, _module_number: i32) -> i32 {
 
 extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
     late_load::request_startup();
+    shared_memory::request_startup();
     readonly::declare_types();
     fast_construct::install();
     if http::enabled() {

@@ -11,6 +11,7 @@ use super::callback::finish;
 use super::classes::{invalid_configuration, storage_interface};
 use super::client_objects::redis_client;
 use super::configuration::describe;
+use super::reentry::refuse_reconstruction;
 use crate::core::duration::format_float;
 use crate::core::error::ConfigError;
 use crate::storage::redis::{RedisStorage as Redis, Target, parse_dsn, parse_target};
@@ -102,6 +103,7 @@ impl RedisStorage {
     #[php(optional = dsn)]
     #[php(defaults(prefix = String::new(), timeout = 0.05))]
     pub fn __construct(dsn: Option<&Zval>, prefix: Text, timeout: Float) -> Result<Self, PhpException> {
+        refuse_reconstruction::<Self>()?;
         // The getters of a client object are PHP calls: a fatal error among
         // them is re-raised once we are out.
         finish(Self::build(dsn, prefix.0, timeout.0))

@@ -109,9 +109,22 @@ pub fn startup(module_number: i32) {
         startup_warning(&format!("{error}: the default share {DEFAULT_MAX_SHARE} is used"));
         DEFAULT_MAX_SHARE
     });
+    let anonymous = || Segment::create(size, share).map_err(|error| format!("{SIZE_SETTING} = {size} bytes: {error}"));
     let result = match &name {
-        Some(name) => Segment::open_named(name, size, share).map_err(|error| error.to_string()),
-        None => Segment::create(size, share).map_err(|error| format!("{SIZE_SETTING} = {size} bytes: {error}")),
+        // Anyone may take the name first (`touch /dev/shm/<name>`):
+        // circuits of this process and its children still protect.
+        Some(name) => match Segment::open_named(name, size, share) {
+            Err(error) if error.is_squatted() => {
+                startup_warning(&format!(
+                    "{error}: an anonymous segment is used instead, shared only by this process and \
+                     the processes it forks (the name is first come, first served: remove the object \
+                     and restart, or use another {NAME_SETTING})"
+                ));
+                anonymous()
+            }
+            result => result.map_err(|error| error.to_string()),
+        },
+        None => anonymous(),
     };
     match result {
         Ok(segment) => {
@@ -131,6 +144,15 @@ pub fn startup(module_number: i32) {
 /// (shared with every process of the user that names it).
 pub fn is_named() -> bool {
     segment().is_ok_and(|segment| segment.name().is_some())
+}
+
+/// At each request start: a named segment's object still holds the whole
+/// mapping and its header (one `fstat`), or this process stops using it
+/// before any access could fault (see `Segment::verify`).
+pub fn request_startup() {
+    if let Ok(segment) = segment() {
+        segment.verify();
+    }
 }
 
 /// Unmaps the segment at module shutdown.

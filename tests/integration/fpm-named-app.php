@@ -42,9 +42,15 @@ $permitted = $breaker->acquirePermission();
 if (PHP_SAPI !== 'cli') {
     header('Content-Type: application/json');
 }
+try {
+    $state = $breaker->getState()->value;
+} catch (Zeusi\CircuitBreaker\Exception\StorageException) {
+    // The segment is gone from under this process (shortened, say).
+    $state = 'storage-failed';
+}
 echo json_encode([
     'sapi' => PHP_SAPI,
     'pid' => getmypid(),
-    'state' => $breaker->getState()->value,
+    'state' => $state,
     'permitted' => $permitted,
 ]), "\n";

@@ -3,7 +3,7 @@
 # (circuit_breaker.shm_name): a circuit forced open from the command line,
 # and one opened there by failures, are rejected by every worker of the
 # pool; a circuit the pool opens is seen open, and listed, from the
-# command line. Run with the
+# command line; shortening the object kills no worker. Run with the
 # extension loaded at php-fpm's startup (the master makes the segment, the
 # workers inherit it; a reload with USR2 keeps the circuits) and loaded by
 # the pool (each worker attaches by name). The segment's name is unique to
@@ -74,6 +74,13 @@ fpm_stop
 check "the segment outlives php-fpm" "$(cli acquire pool-opened | state_of)" open
 
 run_pool "loaded by the pool" "php_admin_value[extension] = $extension"
+# An operator shortens the object under the pool (truncate, cp over it):
+# no worker dies of SIGBUS, every one fails open.
+truncate -s 4096 "/dev/shm/$name"
+answers=$(acquire_concurrently cli-opened)
+check "after truncate: 12 requests for cli-opened fail open" \
+    "$(grep -c '"state":"storage-failed","permitted":true' <<< "$answers")" 12
+check "after truncate: no worker died" "$(grep -c 'exited on signal' "$work/fpm.log" || true)" 0
 fpm_stop
 
 finish "fpm named segment"

@@ -41,6 +41,13 @@ if ($action === 'count') {
     echo "$service: ", $breaker->getStatus()->failures, " failures\n";
     exit;
 }
+if (str_starts_with($action, 'truncate-to-')) {
+    // An operator's `truncate -s N /dev/shm/NAME` while this process maps it.
+    echo "$service: ", $breaker->acquirePermission() ? 'permitted' : 'rejected', " before\n";
+    $file = fopen('/dev/shm/' . ini_get('circuit_breaker.shm_name'), 'r+');
+    ftruncate($file, (int) substr($action, strlen('truncate-to-')));
+    fclose($file);
+}
 $permitted = $breaker->acquirePermission();
 try {
     $state = $breaker->getState()->value;

@@ -103,6 +103,17 @@ impl SharedMemoryStorage {
         }
     }
 
+    /// Fails once the segment's mapping is no longer trusted (a named
+    /// object shortened or overwritten under this process).
+    #[inline]
+    fn check_intact(&self) -> Result<(), StorageError> {
+        if self.segment.is_intact() {
+            Ok(())
+        } else {
+            Err(StorageError::Unavailable(self.segment.broken_reason()))
+        }
+    }
+
     fn owner(&self) -> u64 {
         *self.owner.get_or_init(|| hashes(&self.prefix).1)
     }
@@ -469,6 +480,9 @@ impl BoundCircuit<'_> {
     fn find(&self, service: &[u8], create: bool) -> Result<Option<Located>, StorageError> {
         let now = self.now.unwrap_or_else(|| self.storage.now());
         let found = self.storage.record_for(service, create, self.place, now)?;
+        // After the lookup: its loads are what faults on a shortened
+        // object, and the guard then breaks the segment.
+        self.storage.check_intact()?;
         self.found.set(found);
         Ok(found)
     }
@@ -715,14 +729,17 @@ impl Storage for SharedMemoryStorage {
     /// listed when it is ready, owned, in use and of this prefix, and still
     /// owned by the same name once read.
     fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
-        Ok(self.walk(prefix, Self::state_of))
+        let circuits = self.walk(prefix, Self::state_of);
+        self.check_intact()?;
+        Ok(circuits)
     }
 
     fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
-        Ok(self
-            .walk(prefix, |record| {
-                (Self::state_of(record), Self::read_metrics(&record.metrics))
-            })
+        let circuits = self.walk(prefix, |record| {
+            (Self::state_of(record), Self::read_metrics(&record.metrics))
+        });
+        self.check_intact()?;
+        Ok(circuits
             .into_iter()
             .map(|(service, (state, counters))| (service, state, Some(counters)))
             .collect())

@@ -328,3 +328,41 @@ fn a_stopped_holder_of_the_lock_makes_attaching_fail_after_the_wait() {
     assert!(reason.contains("another process has held its lock"), "{reason}");
     assert!(Segment::open_named(&name.0, SIZE, 0.5).is_ok());
 }
+
+#[test]
+fn a_shortened_object_breaks_the_segment_instead_of_raising_sigbus() {
+    let name = TestName::new("shortened");
+    let segment = Segment::open_named(&name.0, SIZE, 0.5).unwrap();
+    let last = segment.capacity() - 1;
+    segment.record(last).admissions.fetch_add(1, Ordering::Relaxed);
+    assert!(segment.is_intact());
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(name.file())
+        .unwrap()
+        .set_len(4096)
+        .unwrap();
+    // Past the end of the object: SIGBUS without the guard.
+    assert_eq!(segment.record(last).admissions.load(Ordering::Relaxed), 0);
+    assert!(!segment.is_intact());
+    assert!(
+        segment.broken_reason().contains("it now holds 4096 bytes"),
+        "{}",
+        segment.broken_reason()
+    );
+
+    // Found at a request start, before any access.
+    let other = TestName::new("shortened-verify");
+    let segment = Segment::open_named(&other.0, SIZE, 0.5).unwrap();
+    segment.verify();
+    assert!(segment.is_intact());
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(other.file())
+        .unwrap()
+        .set_len(0)
+        .unwrap();
+    segment.verify();
+    assert!(!segment.is_intact());
+    assert_eq!(segment.record(last).admissions.load(Ordering::Relaxed), 0);
+}

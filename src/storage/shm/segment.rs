@@ -24,6 +24,16 @@
 //! under an `flock` of the object, which the kernel releases when its holder
 //! dies: a segment whose magic is still zero under the lock was left by a
 //! creator that died before publishing it, and is initialised again.
+//!
+//! A named object can also be shortened while processes map it (`truncate`,
+//! `cp` over it): touching a page past its new end raises SIGBUS. A
+//! process-wide SIGBUS handler (`guard`) catches the faults inside a named
+//! mapping, puts private zeroed memory in its place so that the faulting
+//! access completes, and marks the segment broken: from then on every
+//! operation of the storage fails open. Each request start also compares
+//! the object's size (one `fstat` of the descriptor the segment keeps) and
+//! the header's first words with the mapping's, so that a process finds a
+//! shortened or overwritten object before touching it.
 
 use std::cell::UnsafeCell;
 use std::mem::{MaybeUninit, size_of};
@@ -163,7 +173,14 @@ pub enum SegmentError {
     #[error("{NAME_SETTING} = '{name}' {problem}")]
     Name { name: String, problem: String },
     #[error("the shared memory object /dev/shm/{name} ({NAME_SETTING}) cannot be used: {reason}")]
-    Open { name: String, reason: String },
+    Open {
+        name: String,
+        reason: String,
+        /// The object is not this user's alone (another user's, or open to
+        /// others): a name any local user can take first, not a segment a
+        /// process of ours made.
+        not_ours: bool,
+    },
     #[error(
         "the shared memory object /dev/shm/{name} ({NAME_SETTING}) was made by another build or size of the extension: \
          {differences}; give every process the same build and circuit_breaker.shm_size, or remove the object \
@@ -172,11 +189,25 @@ pub enum SegmentError {
     Mismatch { name: String, differences: String },
 }
 
+impl SegmentError {
+    /// Whether the named object is not one this user made alone: anyone
+    /// may create `/dev/shm/<name>` first, so a process falls back to an
+    /// anonymous segment rather than leave its circuits unprotected.
+    pub fn is_squatted(&self) -> bool {
+        matches!(self, Self::Open { not_ours: true, .. })
+    }
+}
+
 pub struct Segment {
     /// `circuit_breaker.shm_name`, None for an anonymous segment.
     name: Option<String>,
     base: NonNull<u8>,
     len: usize,
+    /// A named segment's object (its size is checked at each request
+    /// start) and its entry in the SIGBUS guard: None for an anonymous
+    /// segment, which nothing can shorten.
+    object: Option<OwnedFd>,
+    guard: Option<&'static guard::Guarded>,
     capacity: usize,
     /// `circuit_breaker.shm_max_share` of the capacity, at least one record.
     max_per_prefix: usize,
@@ -220,14 +251,18 @@ impl Segment {
     ) -> Result<Self, SegmentError> {
         check_request(size, max_share)?;
         let path = object_path(name)?;
-        let refuse = |reason: String| SegmentError::Open {
-            name: name.to_owned(),
-            reason,
+        let refuse_as = |not_ours: bool| {
+            move |reason: String| SegmentError::Open {
+                name: name.to_owned(),
+                reason,
+                not_ours,
+            }
         };
-        let object = SharedObject::open(&path).map_err(refuse)?;
+        let refuse = refuse_as(false);
+        let object = SharedObject::open(&path).map_err(|(reason, denied)| refuse_as(denied)(reason))?;
         // Held until `object` is dropped, when this function returns.
         object.lock(wait).map_err(refuse)?;
-        let found = object.length_if_private().map_err(refuse)?;
+        let found = object.length_if_private().map_err(refuse_as(true))?;
         if found > 0 {
             if found < size_of::<Header>() {
                 return Err(refuse(format!(
@@ -236,11 +271,12 @@ impl Segment {
                 )));
             }
             let base = map(found, Some(&object)).map_err(refuse)?;
-            let existing = Self::over(Some(name.to_owned()), base, found, max_share);
+            let mut existing = Self::over(Some(name.to_owned()), base, found, max_share);
             match existing.header().magic.load(Ordering::Acquire) {
                 MAGIC => {
                     let differences = existing.differences_from(size);
                     if differences.is_empty() {
+                        existing.keep_watch(&object).map_err(refuse)?;
                         return Ok(existing);
                     }
                     return Err(SegmentError::Mismatch {
@@ -261,9 +297,75 @@ impl Segment {
         }
         object.reset(size).map_err(refuse)?;
         let base = map(size, Some(&object)).map_err(refuse)?;
-        let segment = Self::over(Some(name.to_owned()), base, size, max_share);
+        let mut segment = Self::over(Some(name.to_owned()), base, size, max_share);
         segment.initialize(before_publish)?;
+        segment.keep_watch(&object).map_err(refuse)?;
         Ok(segment)
+    }
+
+    /// Keeps a descriptor of the object, whose size `verify` checks, and
+    /// puts the mapping under the SIGBUS guard.
+    fn keep_watch(&mut self, object: &SharedObject) -> Result<(), String> {
+        let kept = object
+            .fd
+            .try_clone()
+            .map_err(|error| format!("keeping a descriptor of it failed: {error}"))?;
+        self.object = Some(kept);
+        self.guard = guard::watch(self.base.as_ptr() as usize, self.len);
+        Ok(())
+    }
+
+    /// Whether this process still trusts the mapping: false once the
+    /// named object was found shortened or overwritten (every operation
+    /// then fails open). A load and a branch: the hot path asks it once
+    /// per call.
+    #[inline]
+    pub fn is_intact(&self) -> bool {
+        // One load of a static while nothing tripped, as almost always.
+        !guard::ANY_TRIPPED.load(Ordering::Relaxed) || self.guard.is_none_or(|guard| !guard.is_tripped())
+    }
+
+    /// Why the mapping is no longer trusted, once `is_intact` says so.
+    #[cold]
+    pub fn broken_reason(&self) -> String {
+        let name = self.name.as_deref().unwrap_or_default();
+        let now = match self.object.as_ref().map(|fd| object_size(fd.as_raw_fd())) {
+            Some(Ok(size)) => format!("it now holds {size} bytes, the segment {}", self.len),
+            _ => format!("the segment holds {} bytes", self.len),
+        };
+        format!(
+            "the shared memory object /dev/shm/{name} ({NAME_SETTING}) was shortened or overwritten while this \
+             process used it ({now}): this process no longer uses it, and its circuits fail open; remove the \
+             object (rm /dev/shm/{name}) and restart the processes that name it (php-fpm reload)"
+        )
+    }
+
+    /// The check of each request start, before any access: the object
+    /// still holds the whole mapping (one `fstat`), and the header still
+    /// carries this build's words. A shortened or overwritten object
+    /// breaks the segment for this process, so that no later access
+    /// faults. Nothing to do for an anonymous segment.
+    pub fn verify(&self) {
+        let (Some(object), Some(guard)) = (self.object.as_ref(), self.guard) else {
+            return;
+        };
+        if guard.is_tripped() {
+            return;
+        }
+        let shortened = object_size(object.as_raw_fd()).is_ok_and(|size| size < self.len);
+        // Read only once the size is known to cover the header.
+        if shortened || !self.header_is_ours() {
+            guard.trip();
+        }
+    }
+
+    /// Whether the header still says this build made the segment.
+    fn header_is_ours(&self) -> bool {
+        let header = self.header();
+        header.magic.load(Ordering::Acquire) == MAGIC
+            && header.layout_version.load(Ordering::Relaxed) == LAYOUT_VERSION
+            && header.layout_id.load(Ordering::Relaxed) == layout_id()
+            && header.size.load(Ordering::Relaxed) == self.len as u64
     }
 
     fn over(name: Option<String>, base: NonNull<u8>, len: usize, max_share: f64) -> Self {
@@ -272,6 +374,8 @@ impl Segment {
             name,
             base,
             len,
+            object: None,
+            guard: None,
             capacity,
             max_per_prefix: ((capacity as f64 * max_share) as usize).max(1),
             max_share,
@@ -569,7 +673,8 @@ impl Drop for SharedObject {
 }
 
 impl SharedObject {
-    fn open(path: &std::ffi::CStr) -> Result<Self, String> {
+    /// The error says whether the object is another user's (permission denied).
+    fn open(path: &std::ffi::CStr) -> Result<Self, (String, bool)> {
         // SAFETY: `path` is NUL-terminated; the result is checked.
         let fd = unsafe {
             libc::shm_open(
@@ -585,7 +690,8 @@ impl SharedObject {
             } else {
                 ""
             };
-            return Err(format!("shm_open failed: {error}{hint}"));
+            let denied = !hint.is_empty();
+            return Err((format!("shm_open failed: {error}{hint}"), denied));
         }
         // SAFETY: `fd` was just opened and is owned here only.
         Ok(Self {
@@ -691,9 +797,181 @@ impl Drop for InsertGuard<'_> {
 
 impl Drop for Segment {
     fn drop(&mut self) {
+        if let Some(guard) = self.guard {
+            guard.release();
+        }
         // SAFETY: the mapping was made by `create` with this length, and
         // no reference into it outlives `self`.
         unsafe { libc::munmap(self.base.as_ptr().cast(), self.len) };
+    }
+}
+
+/// The size of the object open on `fd`.
+fn object_size(fd: libc::c_int) -> Result<usize, String> {
+    let mut stat = MaybeUninit::<libc::stat>::uninit();
+    // SAFETY: fstat fills `stat` on success, which is checked first.
+    unsafe {
+        if libc::fstat(fd, stat.as_mut_ptr()) != 0 {
+            return Err(format!("fstat failed: {}", std::io::Error::last_os_error()));
+        }
+        Ok(stat.assume_init().st_size.max(0) as usize)
+    }
+}
+
+/// The SIGBUS guard of named mappings: a table of the mapped ranges, and
+/// the handler that turns a fault inside one into a broken segment.
+mod guard {
+    use std::sync::Once;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+    /// One watched mapping; `start` 0 when the entry is free.
+    pub struct Guarded {
+        start: AtomicUsize,
+        len: AtomicUsize,
+        tripped: AtomicBool,
+    }
+
+    impl Guarded {
+        #[inline]
+        pub fn is_tripped(&self) -> bool {
+            self.tripped.load(Ordering::Relaxed)
+        }
+
+        /// Puts private zeroed memory over the mapping, so that nothing
+        /// this process does with it can fault any more, and marks it
+        /// broken. Safe to call from the signal handler: a system call
+        /// and atomic stores.
+        pub fn trip(&self) -> bool {
+            let (start, len) = (self.start.load(Ordering::Acquire), self.len.load(Ordering::Acquire));
+            if start == 0 {
+                return false;
+            }
+            // SAFETY: replaces, at the same address and length, a mapping
+            // this process made and still holds (the entry is released
+            // before it is unmapped); the new pages are readable, writable
+            // and zeroed, which every word of the segment accepts.
+            let replaced = unsafe {
+                libc::mmap(
+                    start as *mut libc::c_void,
+                    len,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                    -1,
+                    0,
+                )
+            };
+            if replaced == libc::MAP_FAILED {
+                return false;
+            }
+            self.tripped.store(true, Ordering::Release);
+            ANY_TRIPPED.store(true, Ordering::Release);
+            true
+        }
+
+        /// Frees the entry, before the mapping is unmapped.
+        pub fn release(&self) {
+            self.len.store(0, Ordering::Release);
+            self.start.store(0, Ordering::Release);
+            self.tripped.store(false, Ordering::Release);
+        }
+    }
+
+    /// Set once any watched mapping tripped: what the hot path reads.
+    pub static ANY_TRIPPED: AtomicBool = AtomicBool::new(false);
+
+    /// A process maps one named segment; tests map several at once.
+    const ENTRIES: usize = 64;
+
+    static WATCHED: [Guarded; ENTRIES] = [const {
+        Guarded {
+            start: AtomicUsize::new(0),
+            len: AtomicUsize::new(0),
+            tripped: AtomicBool::new(false),
+        }
+    }; ENTRIES];
+
+    static INSTALL: Once = Once::new();
+    /// The handler found in place, to which faults outside our mappings go.
+    static PREVIOUS: std::sync::OnceLock<libc::sigaction> = std::sync::OnceLock::new();
+
+    /// Watches the mapping `[start, start + len)`, installing the handler
+    /// the first time; None when the table is full (the mapping is then
+    /// as unguarded as before: only tests map that many).
+    pub fn watch(start: usize, len: usize) -> Option<&'static Guarded> {
+        INSTALL.call_once(install);
+        let entry = WATCHED.iter().find(|entry| {
+            entry
+                .start
+                .compare_exchange(0, usize::MAX, Ordering::AcqRel, Ordering::Relaxed)
+                .is_ok()
+        })?;
+        entry.tripped.store(false, Ordering::Relaxed);
+        entry.len.store(len, Ordering::Release);
+        entry.start.store(start, Ordering::Release);
+        Some(entry)
+    }
+
+    fn install() {
+        // SAFETY: sigaction reads a fully initialised action and fills
+        // `previous`, both checked; the handler is async-signal-safe (it
+        // only reads atomics, calls mmap and sigaction, or the previous
+        // handler).
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_sigbus as *const () as libc::sighandler_t;
+            action.sa_flags = libc::SA_SIGINFO | libc::SA_ONSTACK;
+            libc::sigemptyset(&raw mut action.sa_mask);
+            let mut previous: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(libc::SIGBUS, std::ptr::null(), &raw mut previous) != 0 {
+                return;
+            }
+            let _ = PREVIOUS.set(previous);
+            libc::sigaction(libc::SIGBUS, &raw const action, std::ptr::null_mut());
+        }
+    }
+
+    extern "C" fn on_sigbus(signal: libc::c_int, info: *mut libc::siginfo_t, context: *mut libc::c_void) {
+        // SAFETY: the kernel passes a valid siginfo to an SA_SIGINFO handler.
+        let address = unsafe { (*info).si_addr() } as usize;
+        let ours = WATCHED.iter().find(|entry| {
+            let start = entry.start.load(Ordering::Acquire);
+            let len = entry.len.load(Ordering::Acquire);
+            start != 0 && start != usize::MAX && address >= start && address - start < len
+        });
+        // Returning retries the access, on the zeroed pages now.
+        if ours.is_some_and(Guarded::trip) {
+            return;
+        }
+        let previous = PREVIOUS.get();
+        match previous.map(|previous| (previous.sa_sigaction, previous.sa_flags)) {
+            Some((handler, flags)) if handler != libc::SIG_DFL && handler != libc::SIG_IGN => {
+                // SAFETY: the handler that was installed before ours, called
+                // as it asked to be (with or without the siginfo).
+                unsafe {
+                    if flags & libc::SA_SIGINFO != 0 {
+                        let handler: extern "C" fn(libc::c_int, *mut libc::siginfo_t, *mut libc::c_void) =
+                            std::mem::transmute(handler);
+                        handler(signal, info, context);
+                    } else {
+                        let handler: extern "C" fn(libc::c_int) = std::mem::transmute(handler);
+                        handler(signal);
+                    }
+                }
+            }
+            // Not ours, and nobody else's: the default action, as if this
+            // handler were not there (the access faults again and the
+            // process dies of it, a signal sent by kill is raised again).
+            _ => {
+                // SAFETY: resets SIGBUS to its default and raises it; it
+                // stays blocked until this handler returns.
+                unsafe {
+                    let mut default: libc::sigaction = std::mem::zeroed();
+                    default.sa_sigaction = libc::SIG_DFL;
+                    libc::sigaction(libc::SIGBUS, &raw const default, std::ptr::null_mut());
+                    libc::raise(signal);
+                }
+            }
+        }
     }
 }
 
