@@ -74,6 +74,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
 
     /// [`Self::acquire`], telling also whether a permitted call is a trial
     /// of the half-open state (one whose timeout a caller may shorten).
+    #[inline]
     pub fn acquire_noting_trial(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> (Permission, bool) {
         let decided = self.decide(now, emit);
         self.pass_notices(emit);

@@ -370,7 +370,7 @@ impl CircuitBreaker {
         };
         // The log's intervals are the system's time, whatever the breaker's clock.
         // A script that is ending fails its calls on purpose: not a storage failing.
-        if ending().is_none() {
+        if super::log::call_is_news(failure.is_some()) && ending().is_none() {
             super::log::storage_call(|| self.storage_name(), failure.as_deref(), system_now_ms);
         }
         // Without a listener nothing was collected: no call at all.

@@ -7,7 +7,7 @@
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
@@ -80,11 +80,21 @@ struct Failing {
     unsaid: u64,
 }
 
+/// Whether some storage of the worker failed at its last call: the calls
+/// of a worker whose storages all work look no further. One word, not a
+/// thread-local (whose every read is a call into the dynamic linker on a
+/// protected call's path): PHP runs one request per process (ZTS is not built).
+static ANY_FAILING: AtomicBool = AtomicBool::new(false);
+
+/// Whether the end of a call is news for [`storage_call`]: it failed, or
+/// some storage of the worker is failing (its recovery would be news).
+#[inline]
+pub fn call_is_news(failed: bool) -> bool {
+    failed || ANY_FAILING.load(Ordering::Relaxed)
+}
+
 thread_local! {
     static STORAGES: RefCell<HashMap<String, Failing>> = RefCell::new(HashMap::new());
-    /// Whether some storage failed at its last call: the calls of a worker
-    /// whose storages all work look no further.
-    static ANY_FAILING: Cell<bool> = const { Cell::new(false) };
     static LISTENER_LOGGED_AT: Cell<Option<Millis>> = const { Cell::new(None) };
 }
 
@@ -96,7 +106,7 @@ fn due(logged_at: Option<Millis>, now: Millis, interval: u64) -> bool {
 /// `storage` names it (its class), computed only when something is logged.
 pub fn storage_call(storage: impl FnOnce() -> String, failure: Option<&str>, now: impl FnOnce() -> Millis) {
     let interval = INTERVAL_MS.load(Ordering::Relaxed);
-    if interval == 0 || (failure.is_none() && !ANY_FAILING.get()) {
+    if interval == 0 || !call_is_news(failure.is_some()) {
         return;
     }
     let now = now();
@@ -142,7 +152,7 @@ pub fn storage_call(storage: impl FnOnce() -> String, failure: Option<&str>, now
                 }
             }
         }
-        ANY_FAILING.set(storages.values().any(|state| state.failing));
+        ANY_FAILING.store(storages.values().any(|state| state.failing), Ordering::Relaxed);
     });
 }
 
