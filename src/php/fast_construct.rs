@@ -20,9 +20,7 @@ use ext_php_rs::ffi::{zend_execute_data, zend_function, zval};
 use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::{ExecuteData, run_handler};
 
-use super::args::{
-    ArrayArg, CALL_FRAME_SLOT, ClockArg, ConfigurationArg, Float, Int, ListenerArg, PolicyArg, StorageArg, Text,
-};
+use super::args::{ArrayArg, ClockArg, ConfigurationArg, Float, Int, ListenerArg, PolicyArg, StorageArg, Text};
 use super::breaker::CircuitBreaker;
 use super::configuration::{Configuration, FailureRateRule};
 use super::shared_memory::SharedMemoryStorage;
@@ -49,14 +47,8 @@ impl<'a> Arguments<'a> {
             unsafe { ext_php_rs::ffi::zend_wrong_parameters_count_error(required, max) };
             return None;
         }
-        // SAFETY: the `passed` arguments of an internal function lie one
-        // after another from `ZEND_CALL_FRAME_SLOT`, alive for the call.
-        let values = unsafe {
-            std::slice::from_raw_parts(
-                std::ptr::from_ref(frame).cast::<Zval>().add(CALL_FRAME_SLOT),
-                passed as usize,
-            )
-        };
+        // SAFETY: the live frame of this internal function's call.
+        let values = unsafe { super::engine::arguments(std::ptr::from_ref(frame).cast_mut().cast()) };
         Some(Self { values })
     }
 

@@ -15,7 +15,7 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
 use super::args::{Float, Text};
-use super::engine::log_notice;
+use super::engine::{log_notice, startup_warning};
 use super::enums::State;
 use super::typed::Bytes;
 use crate::breaker::{Breaker, Event, Permission};
@@ -161,7 +161,7 @@ pub fn startup(module_number: i32) -> bool {
         }
         Ok(None) => false,
         Err(error) => {
-            super::shared_memory::startup_warning(&format!("{error}: HTTP guarding is off"));
+            startup_warning(&format!("{error}: HTTP guarding is off"));
             false
         }
     }

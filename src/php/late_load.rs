@@ -19,11 +19,7 @@ use ext_php_rs::types::ZendHashTable;
 
 unsafe extern "C" {
     fn zend_map_ptr_extend(last: usize);
-    fn php_log_err_with_severity(message: *const std::os::raw::c_char, severity: std::os::raw::c_int);
 }
-
-/// The syslog severity of our notice (`LOG_NOTICE`).
-const LOG_NOTICE: std::os::raw::c_int = 5;
 
 /// How many map_ptr slots our classes and functions need: one past the last
 /// of them. Zero until computed by the first request start of this module
@@ -116,10 +112,10 @@ pub fn shutdown() {
 fn note_loaded_late() {
     static NOTED: std::sync::Once = std::sync::Once::new();
     NOTED.call_once(|| {
-        let message = c"circuit_breaker: loaded after PHP started (php_admin_value[extension] in a PHP-FPM pool?): \
+        super::engine::log_notice(
+            "circuit_breaker: loaded after PHP started (php_admin_value[extension] in a PHP-FPM pool?): \
             this worker has its own shared memory segment, so circuits are not shared with other workers; \
-            load the extension in php.ini to share them";
-        // SAFETY: a NUL-terminated message; the function copies it.
-        unsafe { php_log_err_with_severity(message.as_ptr(), LOG_NOTICE) };
+            load the extension in php.ini to share them",
+        );
     });
 }

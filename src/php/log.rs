@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
+use super::engine::{Severity, error_log, startup_warning};
 use crate::core::duration::Millis;
 
 const INTERVAL_SETTING: &str = "circuit_breaker.log_interval";
@@ -25,14 +26,6 @@ static INI_ENTRIES: IniEntryDefs<2> = IniEntryDefs::new([
 /// The interval in milliseconds; 0: nothing is logged.
 static INTERVAL_MS: AtomicU64 = AtomicU64::new(DEFAULT_INTERVAL_S * 1_000);
 
-unsafe extern "C" {
-    fn php_log_err_with_severity(message: *const std::os::raw::c_char, severity: std::os::raw::c_int);
-    fn php_error_docref(docref: *const std::ffi::c_char, level: std::ffi::c_int, format: *const std::ffi::c_char, ...);
-}
-
-/// The syslog severity of our lines (`LOG_WARNING`).
-const LOG_WARNING: std::os::raw::c_int = 4;
-
 /// Registers the setting and reads it. A value that is not a whole number
 /// of seconds is warned about at startup, and the default used.
 pub fn startup(module_number: i32) {
@@ -42,20 +35,9 @@ pub fn startup(module_number: i32) {
     let seconds = match configured.as_deref().map(str::trim) {
         None | Some("") => DEFAULT_INTERVAL_S,
         Some(text) => text.parse::<u64>().unwrap_or_else(|_| {
-            let message = std::ffi::CString::new(format!(
-                "{INTERVAL_SETTING} = '{}' is not a whole number of seconds (0 turns the log off): the default {DEFAULT_INTERVAL_S} is used",
-                text.replace('\0', "")
-            ))
-            .unwrap_or_default();
-            // SAFETY: a NUL-terminated message passed through "%s".
-            unsafe {
-                php_error_docref(
-                    std::ptr::null(),
-                    ext_php_rs::ffi::E_WARNING as std::ffi::c_int,
-                    c"%s".as_ptr(),
-                    message.as_ptr(),
-                );
-            }
+            startup_warning(&format!(
+                "{INTERVAL_SETTING} = '{text}' is not a whole number of seconds (0 turns the log off): the default {DEFAULT_INTERVAL_S} is used"
+            ));
             DEFAULT_INTERVAL_S
         }),
     };
@@ -63,9 +45,7 @@ pub fn startup(module_number: i32) {
 }
 
 fn write(line: &str) {
-    let line = std::ffi::CString::new(format!("circuit_breaker: {}", line.replace('\0', ""))).unwrap_or_default();
-    // SAFETY: a NUL-terminated message; the function copies it.
-    unsafe { php_log_err_with_severity(line.as_ptr(), LOG_WARNING) };
+    error_log(&format!("circuit_breaker: {line}"), Severity::Warning);
 }
 
 #[derive(Default)]

@@ -13,6 +13,7 @@ use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
 use super::args::Text;
 use super::classes::storage_interface;
+use super::engine::startup_warning;
 use super::reentry::refuse_reconstruction;
 use super::status::list_circuits;
 use crate::storage::available::Available;
@@ -42,25 +43,6 @@ static SEGMENT_ERROR: Mutex<String> = Mutex::new(String::new());
 /// hundreds of thousands of circuits).
 const SIZE_RANGE: std::ops::RangeInclusive<usize> = (16 << 10)..=(4 << 30);
 const SIZE_RANGE_TEXT: &str = "from 16K to 4G";
-
-unsafe extern "C" {
-    fn php_error_docref(docref: *const std::ffi::c_char, level: std::ffi::c_int, format: *const std::ffi::c_char, ...);
-}
-
-/// A warning at module startup, shown as PHP shows its own ("PHP Warning:
-/// PHP Startup: ..." on the CLI's stderr, in the error log of PHP-FPM).
-pub fn startup_warning(message: &str) {
-    let message = std::ffi::CString::new(message.replace('\0', "")).unwrap_or_default();
-    // SAFETY: a NUL-terminated message passed through "%s".
-    unsafe {
-        php_error_docref(
-            std::ptr::null(),
-            ext_php_rs::ffi::E_WARNING as std::ffi::c_int,
-            c"%s".as_ptr(),
-            message.as_ptr(),
-        );
-    }
-}
 
 /// The segment size configured, when it is a size in `SIZE_RANGE`.
 fn configured_size(configured: Option<&str>) -> Result<usize, String> {
