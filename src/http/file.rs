@@ -321,22 +321,14 @@ fn apply(settings: &mut Settings, key: &str, value: &str) -> Result<(), String> 
             }
         }
         "half_open" => {
-            settings.half_open = match value.to_ascii_lowercase().as_str() {
-                "permitted_calls" => match settings.half_open {
-                    HalfOpenSetting::PermittedCalls { .. } => settings.half_open.clone(),
-                    HalfOpenSetting::Ramp { .. } => HalfOpenSetting::PermittedCalls {
-                        calls: 1,
-                        max_duration: 30.0,
-                    },
-                },
-                "ramp" => match settings.half_open {
-                    HalfOpenSetting::Ramp { .. } => settings.half_open.clone(),
-                    HalfOpenSetting::PermittedCalls { .. } => HalfOpenSetting::Ramp {
-                        duration: 30.0,
-                        curve: CurveSetting::Exponential { initial_ratio: 0.1 },
-                    },
-                },
+            let start = match value.to_ascii_lowercase().as_str() {
+                "permitted_calls" => HalfOpenSetting::PERMITTED_CALLS,
+                "ramp" => HalfOpenSetting::RAMP,
                 _ => return Err(refuse()),
+            };
+            // Choosing the kind already in place keeps its settings.
+            if std::mem::discriminant(&settings.half_open) != std::mem::discriminant(&start) {
+                settings.half_open = start;
             }
         }
         "half_open_calls" | "half_open_max_duration" => {

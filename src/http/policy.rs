@@ -95,6 +95,20 @@ pub enum HalfOpenSetting {
     Ramp { duration: f64, curve: CurveSetting },
 }
 
+impl HalfOpenSetting {
+    /// One trial; the half-open state lasts long enough for a trial that
+    /// takes the whole probe timeout to report.
+    pub const PERMITTED_CALLS: Self = Self::PermittedCalls {
+        calls: 1,
+        max_duration: 30.0,
+    };
+    /// What `half_open = ramp` starts from.
+    pub const RAMP: Self = Self::Ramp {
+        duration: 30.0,
+        curve: CurveSetting::Exponential { initial_ratio: 0.1 },
+    };
+}
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum CurveSetting {
     Exponential { initial_ratio: f64 },
@@ -135,12 +149,7 @@ impl Default for Settings {
             slow_call_rate: 50.0,
             open_duration: 30.0,
             max_open_duration: MaxOpenDuration::TenTimesOpen,
-            // One trial; the half-open state lasts long enough for a trial
-            // that takes the whole probe timeout to report.
-            half_open: HalfOpenSetting::PermittedCalls {
-                calls: 1,
-                max_duration: 30.0,
-            },
+            half_open: HalfOpenSetting::PERMITTED_CALLS,
             failure_statuses: vec![500, 502, 503, 504],
             probe_timeout: 10.0,
             mode: None,

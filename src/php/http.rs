@@ -56,6 +56,17 @@ pub struct Circuit {
 /// The circuit of each URL authority seen (`None`: not guarded).
 type AuthorityMemo = FastMap<Box<[u8]>, Option<Rc<Circuit>>>;
 
+impl Circuit {
+    /// The orchestration of the core over this circuit.
+    fn breaker(&self) -> Breaker<'_, dyn Storage> {
+        Breaker {
+            service: &self.service,
+            config: &self.policy.config,
+            storage: &*self.storage,
+        }
+    }
+}
+
 /// The breakers of the process, as the ini settings declare them.
 struct Guard {
     patterns: Vec<HostPattern>,
@@ -441,13 +452,8 @@ fn with_events<T>(
     run: impl FnOnce(&Breaker<'_, dyn Storage>, Millis, &mut dyn FnMut(Event)) -> T,
 ) -> T {
     let now = super::clock::system_now_ms();
-    let breaker = Breaker {
-        service: &circuit.service,
-        config: &circuit.policy.config,
-        storage: &*circuit.storage,
-    };
     let mut failure = None;
-    let result = run(&breaker, now, &mut |event| {
+    let result = run(&circuit.breaker(), now, &mut |event| {
         if let Event::StorageFailed(error) = &event {
             failure = Some(error.clone());
         }
@@ -529,14 +535,6 @@ pub struct HttpBreaker {
 }
 
 impl HttpBreaker {
-    fn breaker(&self) -> Breaker<'_, dyn Storage> {
-        Breaker {
-            service: &self.circuit.service,
-            config: &self.circuit.policy.config,
-            storage: &*self.circuit.storage,
-        }
-    }
-
     fn register(&self, outcome: Outcome, duration: Option<Float>) -> Result<(), PhpException> {
         let duration_ms = super::breaker::duration_ms(duration.map(|duration| duration.0))?;
         register(&self.circuit, outcome, duration_ms);
@@ -568,7 +566,8 @@ impl HttpBreaker {
     }
 
     pub fn get_state(&self) -> Result<State, PhpException> {
-        self.breaker()
+        self.circuit
+            .breaker()
             .state(super::clock::system_now_ms())
             .map(State::from)
             .map_err(|error| super::classes::storage_exception(error.to_string()))
@@ -593,7 +592,7 @@ impl HttpBreaker {
     /// A `Status\CircuitStatus`, as `CircuitBreaker::getStatus()` gives it.
     pub fn get_status(&self) -> Result<super::breaker::StatusObject, PhpException> {
         let now = super::clock::system_now_ms();
-        let breaker = self.breaker();
+        let breaker = self.circuit.breaker();
         let read = breaker
             .status(now)
             .and_then(|(status, window)| Ok((status, window, breaker.counters()?)));

@@ -192,7 +192,7 @@ fn wrap(name: &str, original: &OnceLock<Handler>, ours: Handler) {
 /// libraries it was linked with first, so this is the libcurl it runs on
 /// even when another is loaded too.
 fn find_libcurl(code: *const c_void) -> Option<Libcurl> {
-    let mut info: libc::Dl_info = unsafe_zeroed();
+    let mut info: libc::Dl_info = empty_dl_info();
     // SAFETY: `dladdr` fills `info` for an address of loaded code.
     if unsafe { libc::dladdr(code, &raw mut info) } == 0 || info.dli_fname.is_null() {
         return None;
@@ -224,7 +224,7 @@ fn find_libcurl(code: *const c_void) -> Option<Libcurl> {
     })
 }
 
-fn unsafe_zeroed() -> libc::Dl_info {
+fn empty_dl_info() -> libc::Dl_info {
     libc::Dl_info {
         dli_fname: std::ptr::null(),
         dli_fbase: std::ptr::null_mut(),
