@@ -46,8 +46,8 @@ const IS_PTR: u32 = 13;
 
 /// The opener of the wrapper we copied.
 static ORIGINAL_OPEN: OnceLock<Opener> = OnceLock::new();
-/// Our copy of the wrapper, as an address.
-static WRAPPER: OnceLock<usize> = OnceLock::new();
+/// The wrapper copied and our copy of it, as addresses.
+static WRAPPER: OnceLock<(usize, usize)> = OnceLock::new();
 
 /// Puts our copy of the http wrapper in place for `http` and `https`.
 pub fn install() {
@@ -82,8 +82,8 @@ pub fn install() {
 /// registers one http wrapper for both schemes); `None` when `original`
 /// is another wrapper than the one copied.
 fn copy_of(original: *mut php_stream_wrapper) -> Option<*mut php_stream_wrapper> {
-    if let Some(ours) = WRAPPER.get() {
-        return Some(*ours as *mut php_stream_wrapper);
+    if let Some((copied, ours)) = WRAPPER.get() {
+        return (*copied == original as usize).then_some(*ours as *mut php_stream_wrapper);
     }
     // SAFETY: a registered wrapper and its operations, static in PHP.
     let (wrapper, operations) = unsafe {
@@ -101,7 +101,7 @@ fn copy_of(original: *mut php_stream_wrapper) -> Option<*mut php_stream_wrapper>
         ..wrapper
     }));
     let ours = std::ptr::from_mut(ours);
-    let _ = WRAPPER.set(ours as usize);
+    let _ = WRAPPER.set((original as usize, ours as usize));
     Some(ours)
 }
 
