@@ -1,7 +1,7 @@
 //! `CircuitBreaker`: one service's circuit, over a configuration, a storage,
 //! an optional listener and a clock.
 
-use std::cell::{Cell, OnceCell};
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use super::args::{ClockArg, ConfigurationArg, Float, ListenerArg, ServiceName, StorageArg};
@@ -22,7 +22,7 @@ use super::events::{PhpEvent, deliver};
 use super::fleet::FleetStorage;
 use super::memcached::MemcachedStorage;
 use super::redis::RedisStorage;
-use super::reentry::{Busy, refuse_reconstruction};
+use super::reentry::{AtWork, refuse_reconstruction};
 use super::shared_memory::{ApcuStorage, SharedMemoryStorage, SharedStorage};
 use super::status::CircuitStatus;
 use super::storage::InMemoryStorage;
@@ -53,10 +53,10 @@ pub struct CircuitBreaker {
     pub(super) userland: Option<KvStorage<UserlandKeyValue>>,
     pub(super) listener: Option<Zval>,
     pub(super) clock: Clock,
-    /// Set while this breaker reads its clock and works on its storage:
-    /// PHP code called then (a storage, clock or curve written in PHP) that
-    /// calls back into this breaker is refused.
-    busy: Cell<bool>,
+    /// The fibers in which this breaker reads its clock and works on its
+    /// storage: PHP code called then (a storage, clock or curve written in
+    /// PHP) that calls back into this breaker from the same fiber is refused.
+    at_work: AtWork,
     /// The Rust storage behind `storage`, found once when the breaker is made.
     resolved: Resolved,
     /// Where its circuit's record lies in the shared memory, when that is
@@ -139,7 +139,7 @@ impl CircuitBreaker {
             listener: eventListener.map(|listener| listener.0.shallow_clone()),
             userland,
             clock: Clock::from_arg(clock.map(|clock| clock.0)),
-            busy: Cell::new(false),
+            at_work: AtWork::default(),
             resolved,
             memo: CircuitMemo::default(),
             fleet_circuit: OnceCell::new(),
@@ -265,11 +265,11 @@ impl CircuitBreaker {
         run: impl for<'b> FnOnce(&Breaker<'b, dyn Storage + 'b>, Millis, &mut dyn FnMut(Event)) -> T,
     ) -> Result<(T, Millis), Interrupted> {
         let reentered = || Interrupted::Reentered(self.reentered());
-        let _busy = Busy::enter(&self.busy).ok_or_else(reentered)?;
+        let _working = self.at_work.enter().ok_or_else(reentered)?;
         // SAFETY: `self.storage` holds a reference to the object `resolved`
         // points into for as long as this breaker lives.
         let native = unsafe { self.resolved.storage() };
-        let (storage, storage_busy): (&dyn Storage, _) = match &self.userland {
+        let (storage, storage_at_work): (&dyn Storage, _) = match &self.userland {
             Some(userland) => (userland, None),
             None => native.expect("checked at construction"),
         };
@@ -280,8 +280,8 @@ impl CircuitBreaker {
             (None, Resolved::Fleet(fleet)) => unsafe { &**fleet }.storage.ready().map(Bindable::Fleet),
             _ => None,
         };
-        let _storage_busy = match storage_busy {
-            Some(flag) => Some(Busy::enter(flag).ok_or_else(reentered)?),
+        let _storage_working = match storage_at_work {
+            Some(at_work) => Some(at_work.enter().ok_or_else(reentered)?),
             None => None,
         };
         contain_panic(|| {
@@ -490,7 +490,7 @@ enum Bindable<'a> {
 /// The Rust storage behind a storage object of this extension, with the
 /// flag that marks it at work when its operations call into PHP (the clock of
 /// an `InMemoryStorage`).
-type NativeStorage<'a> = (&'a (dyn Storage + 'a), Option<&'a Cell<bool>>);
+type NativeStorage<'a> = (&'a (dyn Storage + 'a), Option<&'a AtWork>);
 
 /// The Rust value inside the storage object of a breaker, found once when
 /// the breaker is made instead of trying each class on every call. It points
@@ -553,7 +553,7 @@ impl Resolved {
         unsafe {
             match *self {
                 Self::Userland => None,
-                Self::Memory(memory) => Some((&(*memory).storage, Some(&(*memory).busy))),
+                Self::Memory(memory) => Some((&(*memory).storage, Some(&(*memory).at_work))),
                 Self::Shared(shared) => Some((&*shared, None)),
                 Self::Redis(redis) => Some((&(*redis).storage, None)),
                 Self::Memcached(memcached) => Some((&(*memcached).storage, None)),

@@ -4,7 +4,7 @@
 //! the engine hooks (`engine::curl`, `engine::streams`) ask: may this
 //! transfer go, and what its end counts as.
 
-use std::cell::{Cell, OnceCell, RefCell};
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
@@ -15,7 +15,7 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
 use super::args::{Float, Text};
-use super::engine::{log_notice, startup_warning};
+use super::engine::{current_fiber, log_notice, startup_warning};
 use super::enums::State;
 use super::typed::Bytes;
 use crate::breaker::{Breaker, Event, Permission};
@@ -77,8 +77,10 @@ struct Guard {
     /// The same by the scheme and authority of the URLs seen, as written:
     /// what a request looks up first, without parsing its URL.
     by_authority: RefCell<AuthorityMemo>,
-    /// How many `CallExecutor` calls are running on the stack.
-    inside_breakers: Cell<usize>,
+    /// The fiber of each `CallExecutor` call running: a transfer of that
+    /// fiber is the executor's to count, one of another fiber (an event loop
+    /// runs others while one awaits) is not.
+    inside_breakers: RefCell<Vec<usize>>,
     /// The circuit of each named breaker, once built.
     named_circuits: RefCell<HashMap<String, Rc<Circuit>>>,
     /// The storages, made in the worker at their first use (a connection
@@ -96,18 +98,22 @@ thread_local! {
 /// transfers it makes are that breaker's to count, and the hooks leave
 /// them alone (one transfer, one outcome).
 pub fn inside_breaker<T>(run: impl FnOnce() -> T) -> T {
-    let step = |by: isize| {
+    let fiber = current_fiber();
+    let step = |enter: bool| {
         GUARD.with(|guard| {
             if let Some(guard) = guard.get() {
-                guard
-                    .inside_breakers
-                    .set(guard.inside_breakers.get().saturating_add_signed(by));
+                let mut inside = guard.inside_breakers.borrow_mut();
+                if enter {
+                    inside.push(fiber);
+                } else if let Some(index) = inside.iter().rposition(|&other| other == fiber) {
+                    inside.swap_remove(index);
+                }
             }
         })
     };
-    step(1);
+    step(true);
     let result = run();
-    step(-1);
+    step(false);
     result
 }
 
@@ -207,7 +213,7 @@ fn declared(hosts: &str, config: &str, mode: &str) -> Result<Option<Guard>, Stri
         named,
         circuits: RefCell::default(),
         by_authority: RefCell::default(),
-        inside_breakers: Cell::new(0),
+        inside_breakers: RefCell::default(),
         named_circuits: RefCell::default(),
         storages: RefCell::default(),
     }))
@@ -223,7 +229,7 @@ pub fn request_startup() {
     LAST_REFUSAL.with(|last| last.borrow_mut().take());
     GUARD.with(|guard| {
         if let Some(guard) = guard.get() {
-            guard.inside_breakers.set(0);
+            guard.inside_breakers.borrow_mut().clear();
         }
     });
 }
@@ -347,9 +353,11 @@ where
 pub fn admit(url: &[u8]) -> Admission {
     let circuit = GUARD.with(|guard| {
         let guard = guard.get()?;
-        if guard.inside_breakers.get() > 0 {
+        let inside = guard.inside_breakers.borrow();
+        if !inside.is_empty() && inside.contains(&current_fiber()) {
             return None;
         }
+        drop(inside);
         guard.circuit_of_url(url)
     });
     let Some(circuit) = circuit else {

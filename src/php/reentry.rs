@@ -1,28 +1,71 @@
 //! Refusing calls that come back into an object while Rust code up the stack
 //! still uses it: a storage, clock or ramp curve written in PHP that calls its
-//! own breaker, or `__construct()` called again on a live object.
+//! own breaker, or `__construct()` called again on a live object. Calls from
+//! other fibers are not refused.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::types::ZendClassObject;
 
 use super::classes::logic_exception;
+use super::engine::current_fiber;
 
-/// Marks an object busy while Rust code works on it and calls into PHP.
-pub struct Busy<'a>(&'a Cell<bool>);
+/// The fibers at work on an object, each in a call that may call into PHP.
+///
+/// Only the fiber already at work is refused: a call back into the object
+/// from PHP code it called (a storage, clock or ramp curve) is on the same
+/// stack, and would find the object's state half-changed. Another fiber is
+/// not re-entrancy: the first suspended while waiting for its storage, as
+/// fibers over an asynchronous client do, and each call keeps its state on
+/// its own fiber's stack.
+#[derive(Default)]
+pub struct AtWork {
+    /// The first fiber at work, 0 for none: the only one outside an event loop.
+    first: Cell<usize>,
+    /// Those that came while it was.
+    others: RefCell<Vec<usize>>,
+}
 
-impl<'a> Busy<'a> {
-    /// `None` when the object is already busy further up the stack.
-    pub fn enter(flag: &'a Cell<bool>) -> Option<Self> {
-        (!flag.replace(true)).then_some(Self(flag))
+impl AtWork {
+    /// Marks the running fiber at work; `None` when it already is, further up its stack.
+    pub fn enter(&self) -> Option<Working<'_>> {
+        let fiber = current_fiber();
+        match self.first.get() {
+            0 if !self.others.borrow().contains(&fiber) => self.first.set(fiber),
+            first if first == fiber => return None,
+            _ => {
+                let mut others = self.others.borrow_mut();
+                if others.contains(&fiber) {
+                    return None;
+                }
+                others.push(fiber);
+            }
+        }
+        Some(Working { at: self, fiber })
+    }
+
+    /// Whether the running fiber is at work on the object, further up its stack.
+    pub fn is_running_fiber_at_work(&self) -> bool {
+        let fiber = current_fiber();
+        self.first.get() == fiber || self.others.borrow().contains(&fiber)
     }
 }
 
-impl Drop for Busy<'_> {
+/// A fiber at work on an object, until dropped (also when a destroyed fiber's frames unwind).
+pub struct Working<'a> {
+    at: &'a AtWork,
+    fiber: usize,
+}
+
+impl Drop for Working<'_> {
     fn drop(&mut self) {
-        self.0.set(false);
+        if self.at.first.get() == self.fiber {
+            self.at.first.set(0);
+        } else {
+            self.at.others.borrow_mut().retain(|&other| other != self.fiber);
+        }
     }
 }
 

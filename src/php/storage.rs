@@ -1,6 +1,5 @@
 //! The storage classes PHP code constructs.
 
-use std::cell::Cell;
 use std::rc::Rc;
 
 use super::args::{ClockArg, Text};
@@ -10,7 +9,7 @@ use ext_php_rs::types::Zval;
 
 use super::classes::{logic_exception, storage_interface};
 use super::clock::Clock;
-use super::reentry::refuse_reconstruction;
+use super::reentry::{AtWork, refuse_reconstruction};
 use super::status::list_circuits;
 use crate::storage::memory::InMemoryStorage as MemoryStorage;
 
@@ -21,9 +20,9 @@ pub struct InMemoryStorage {
     pub storage: MemoryStorage,
     /// Also held by the storage's expiry clock; reported to the collector once.
     pub(super) clock: Rc<Clock>,
-    /// Set while a breaker works on this storage: its clock may be PHP code,
-    /// called with the circuits borrowed, which must not come back here.
-    pub busy: Cell<bool>,
+    /// The fibers in which a breaker works on this storage: its clock may be
+    /// PHP code, which must not come back here from the same fiber.
+    pub at_work: AtWork,
 }
 
 #[php_impl]
@@ -37,7 +36,7 @@ impl InMemoryStorage {
         Ok(Self {
             storage: MemoryStorage::new(Box::new(move || expiry_clock.now_ms())),
             clock,
-            busy: Cell::new(false),
+            at_work: AtWork::default(),
         })
     }
 
@@ -45,7 +44,7 @@ impl InMemoryStorage {
     /// the storage's clock; window counts are left out (null).
     #[php(defaults(prefix = String::new()))]
     pub fn list_circuits(&self, prefix: Text) -> Result<Vec<Zval>, PhpException> {
-        if self.busy.get() {
+        if self.at_work.is_running_fiber_at_work() {
             return Err(logic_exception(
                 "InMemoryStorage::listCircuits() was called while a breaker is at work on this storage, by its clock: such calls are refused".into(),
             ));

@@ -17,6 +17,7 @@ use ext_php_rs::zend::ExecutorGlobals;
 
 use super::callback::{CallError, call_method, has_method};
 use super::configuration::describe;
+use super::engine::current_fiber;
 use super::typed::Bytes;
 use crate::core::duration::Millis;
 use crate::storage::StorageError;
@@ -37,10 +38,16 @@ pub fn missing_primitives(object: &Zval) -> Vec<&'static str> {
 
 pub struct UserlandKeyValue {
     pub(super) object: Zval,
-    /// What the primitive that failed in the current call threw: the
-    /// previous of the `StorageException` that reports the failure.
-    pub(super) thrown: RefCell<Option<Zval>>,
+    /// What the primitive that failed in the current call of each fiber
+    /// threw: the previous of the `StorageException` that reports the
+    /// failure. By fiber, for breakers shared by fibers that await inside
+    /// the primitives.
+    pub(super) thrown: RefCell<Vec<(usize, Zval)>>,
 }
+
+/// Fibers that ended with an exception of theirs not taken: past this many
+/// entries, the oldest is dropped.
+const THROWN_KEPT: usize = 64;
 
 fn seconds(ttl_ms: Millis) -> i64 {
     (ttl_ms.max(1) + 999) / 1_000
@@ -70,7 +77,15 @@ impl UserlandKeyValue {
                     .and_then(|exception| call_method(exception, "getMessage", vec![]).ok())
                     .and_then(|message| message.string())
                     .unwrap_or_default();
-                *self.thrown.borrow_mut() = exception;
+                if let Some(exception) = exception {
+                    let mut thrown = self.thrown.borrow_mut();
+                    let fiber = current_fiber();
+                    thrown.retain(|(other, _)| *other != fiber);
+                    if thrown.len() >= THROWN_KEPT {
+                        thrown.remove(0);
+                    }
+                    thrown.push((fiber, exception));
+                }
                 Err(StorageError::Userland(format!("{method}() threw {class}: {message}")))
             }
             Err(error) => Err(StorageError::Userland(format!("{method}(): {error}"))),
@@ -81,13 +96,16 @@ impl UserlandKeyValue {
 impl UserlandKeyValue {
     /// What the failing primitive of this call threw, once.
     pub fn take_thrown(&self) -> Option<Zval> {
-        self.thrown.borrow_mut().take()
+        let mut thrown = self.thrown.borrow_mut();
+        let fiber = current_fiber();
+        let index = thrown.iter().position(|(other, _)| *other == fiber)?;
+        Some(thrown.swap_remove(index).1)
     }
 }
 
 impl KeyValue for UserlandKeyValue {
     fn begin_call(&self) {
-        self.thrown.borrow_mut().take();
+        self.take_thrown();
     }
 
     fn increment(&self, _shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
@@ -176,7 +194,7 @@ pub fn userland_storage(object: &Zval) -> KvStorage<UserlandKeyValue> {
     KvStorage::new(
         UserlandKeyValue {
             object: object.shallow_clone(),
-            thrown: RefCell::new(None),
+            thrown: RefCell::default(),
         },
         Box::new(|service| key_name(b"", service)),
     )

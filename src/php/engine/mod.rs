@@ -1,6 +1,6 @@
 //! Beneath ext-php-rs: what the extension needs of the engine that
-//! ext-php-rs does not cover: PHP's error log and startup warnings, and
-//! for the HTTP guard the arguments of an internal call. `curl` wraps the handlers of ext/curl's
+//! ext-php-rs does not cover: PHP's error log and startup warnings, the
+//! fiber running now, and for the HTTP guard the arguments of an internal call. `curl` wraps the handlers of ext/curl's
 //! functions, `streams` the opener of the `http://` and `https://` stream
 //! wrappers; both ask `php::http` what to do with a transfer.
 
@@ -45,6 +45,17 @@ pub fn startup_warning(message: &str) {
             message.as_ptr(),
         );
     }
+}
+
+/// The fiber running now, as a number no other live fiber has: the address
+/// of its context (`EG(current_fiber_context)`, the main context outside
+/// any fiber). Never 0 while a request runs.
+#[inline]
+pub fn current_fiber() -> usize {
+    // SAFETY: the executor globals live as long as the process, and PHP runs
+    // one request per thread: nothing writes them while our code runs. The
+    // pointer is only compared, never followed.
+    unsafe { (*ext_php_rs::ffi::ext_php_rs_executor_globals()).current_fiber_context as usize }
 }
 
 /// The arguments of the internal function running in `frame`.
