@@ -6,8 +6,8 @@ use crate::core::config::Config;
 use crate::core::counts::Outcome;
 use crate::core::duration::Millis;
 use crate::core::machine::{
-    CircuitState, Command, Phase, Status, Transition, commanded_transition, due_transition, effective_state,
-    open_remaining_ms, status, time_can_end, transition_after_outcome,
+    CircuitState, Command, Phase, Status, Transition, clamped_to_clock, commanded_transition, due_transition,
+    effective_state, open_remaining_ms, status, time_can_end, transition_after_outcome,
 };
 use crate::core::rules::OpeningCause;
 use crate::storage::{CallCounters, Notice, OutcomeRecord, RememberedOpen, Storage, StorageError};
@@ -47,6 +47,12 @@ pub enum Event {
     StorageFailed(StorageError),
     /// A storage that had failed works again (said once, by a host tier).
     StorageRecovered,
+    /// The stored state was written by a clock `ahead_ms` ahead of this
+    /// one's, and this call brought it within bounds (said once, by the
+    /// process whose compare-and-set won; see `clamped_to_clock`).
+    ClockAhead {
+        ahead_ms: Millis,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -279,6 +285,21 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         emit: &mut dyn FnMut(Event),
     ) -> Result<CircuitState, StorageError> {
         for _ in 0..MAX_RACES {
+            if let Some(clamped) = clamped_to_clock(stored, now, self.config) {
+                let clamp = Transition {
+                    from: stored,
+                    to: clamped,
+                    cause: None,
+                };
+                if !self.put(&clamp, now)? {
+                    stored = self.storage.load_state(self.service)?;
+                    continue;
+                }
+                emit(Event::ClockAhead {
+                    ahead_ms: (stored.since - now).max(stored.until - clamped.until),
+                });
+                stored = clamped;
+            }
             let Some(transition) = due_transition(stored, now, self.config) else {
                 return Ok(stored);
             };

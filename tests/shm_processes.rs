@@ -153,6 +153,7 @@ fn race(
                         Event::StorageFailed(_) => 'F',
                         Event::StorageRecovered => 'R',
                         Event::Forced { .. } | Event::Reset => 'M',
+                        Event::ClockAhead { .. } => 'A',
                     })
                 });
                 writer.write_all(letters.as_bytes()).unwrap();
@@ -191,6 +192,32 @@ fn each_transition_is_emitted_once() {
     assert_eq!(letters.matches('H').count(), 1, "{letters}");
     assert_eq!(letters.matches('C').count(), 1, "one permitted call: {letters}");
     assert_eq!(letters.matches('r').count(), 8 * 50 - 1, "{letters}");
+    // A server whose clock runs an hour ahead opens it again, from an hour
+    // ahead. The eight bound it to their own clock: one of them stores that, once.
+    let ahead = T0 + 10_000 + 3_600_000;
+    let storage = storage(segment, ahead);
+    let breaker = Breaker {
+        service: b"raced",
+        config: &config,
+        storage: &storage,
+    };
+    for _ in 0..20 {
+        breaker.register(Outcome::Failure, None, ahead, &mut |_| {});
+    }
+    assert_eq!(breaker.state(ahead).unwrap(), Phase::Open);
+    let letters = race(segment, &config, 8, |breaker, emit| {
+        for _ in 0..50 {
+            assert!(matches!(
+                breaker.acquire(T0 + 10_001, emit),
+                Permission::Rejected {
+                    retry_after_ms: Some(10_000),
+                    ..
+                }
+            ));
+        }
+    });
+    assert_eq!(letters.matches('A').count(), 1, "{letters}");
+    assert_eq!(letters.matches('r').count(), 8 * 50, "{letters}");
 }
 
 /// A segment with room for a single record, so that two names must share it.

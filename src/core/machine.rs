@@ -3,7 +3,7 @@
 
 use super::config::Config;
 use super::counts::{Tally, WindowCounts};
-use super::duration::Millis;
+use super::duration::{Millis, THIRTY_DAYS};
 use super::rules::{OpeningCause, first_reached};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -103,6 +103,48 @@ pub fn time_can_end(stored: CircuitState) -> bool {
     stored.forced || stored.phase != Phase::Closed
 }
 
+/// How far ahead of a reader's clock a stored state may start before the
+/// reader takes it for the work of a clock that runs ahead: more than
+/// hosts kept by NTP ever drift apart, less than any open duration.
+pub const CLOCK_AHEAD_TOLERANCE_MS: Millis = crate::core::duration::SECOND;
+
+/// `stored` as a reader whose clock says `now` may accept it, when it was
+/// written by a clock too far ahead: an open or half-open state starting
+/// after `now` starts at `now` (so it lasts at most its duration, at its
+/// backoff level, from the reader's now), and a forced state ends at most
+/// 30 days from `now`. `None` when `stored` is within bounds. The clamped
+/// state takes a new generation, so that every reader follows it as any
+/// newer state. A clock behind the others cannot be told from a state that
+/// is old: a host whose clock runs ahead ends the states of others early,
+/// which shortens a protection but never lengthens it.
+pub fn clamped_to_clock(stored: CircuitState, now: Millis, config: &Config) -> Option<CircuitState> {
+    let latest_start = now + CLOCK_AHEAD_TOLERANCE_MS;
+    let longest_forced = now + THIRTY_DAYS + CLOCK_AHEAD_TOLERANCE_MS;
+    if stored.forced {
+        return (stored.until > longest_forced).then(|| CircuitState {
+            generation: stored.generation + 1,
+            since: stored.since.min(now),
+            until: now + THIRTY_DAYS,
+            ..stored
+        });
+    }
+    match stored.phase {
+        Phase::Closed => None,
+        Phase::Open | Phase::HalfOpen if stored.since <= latest_start => None,
+        Phase::Open => Some(CircuitState {
+            generation: stored.generation + 1,
+            since: now,
+            until: now + config.open_duration_at(stored.backoff),
+            ..stored
+        }),
+        Phase::HalfOpen => Some(CircuitState {
+            generation: stored.generation + 1,
+            since: now,
+            ..stored
+        }),
+    }
+}
+
 /// The state a call at `now` finds: the stored one, or the one that time
 /// made due and that the call must store first.
 pub fn due_transition(stored: CircuitState, now: Millis, config: &Config) -> Option<Transition> {
@@ -153,6 +195,7 @@ pub fn due_transition(stored: CircuitState, now: Millis, config: &Config) -> Opt
 
 /// The state a call at `now` would find, without changing anything.
 pub fn effective_state(stored: CircuitState, now: Millis, config: &Config) -> CircuitState {
+    let stored = clamped_to_clock(stored, now, config).unwrap_or(stored);
     due_transition(stored, now, config).map_or(stored, |transition| transition.to)
 }
 
@@ -277,6 +320,24 @@ pub fn status(stored: CircuitState, now: Millis, config: &Config) -> Status {
 /// past its end is half-open (whether its test period is over, only the
 /// configuration knows).
 pub fn status_without_config(stored: CircuitState, now: Millis) -> Status {
+    // A state from a clock ahead, as a breaker would clamp it (see `clamped_to_clock`).
+    let ahead = stored.since - (now + CLOCK_AHEAD_TOLERANCE_MS);
+    let stored = match stored.phase {
+        _ if stored.forced => CircuitState {
+            until: stored.until.min(now + THIRTY_DAYS),
+            ..stored
+        },
+        Phase::Open | Phase::HalfOpen if ahead > 0 => CircuitState {
+            since: now,
+            until: if stored.until > 0 {
+                stored.until - (stored.since - now)
+            } else {
+                0
+            },
+            ..stored
+        },
+        _ => stored,
+    };
     let state = match stored.phase {
         _ if stored.forced && now >= stored.until => stored.next(Phase::Closed, stored.until),
         Phase::Open if !stored.forced && stored.until > 0 && now >= stored.until => CircuitState {
@@ -561,5 +622,72 @@ mod tests {
     fn retry_after_counts_down_to_half_open() {
         let config = config(HalfOpenPolicy::permitted_calls(20.0, 1).unwrap());
         assert_eq!(open_remaining_ms(open_at(1_000), 2_500, &config), 3_500);
+    }
+
+    #[test]
+    fn states_from_a_clock_ahead_are_bounded_by_the_readers_clock() {
+        let config = config(HalfOpenPolicy::permitted_calls(20.0, 1).unwrap());
+        let now = 1_000_000;
+        // Within the tolerance: taken as it is.
+        assert_eq!(
+            clamped_to_clock(open_at(now + CLOCK_AHEAD_TOLERANCE_MS), now, &config),
+            None
+        );
+        // An hour ahead: open for its duration from the reader's now, in a new generation.
+        let clamped = clamped_to_clock(open_at(now + 3_600_000), now, &config).unwrap();
+        assert_eq!(
+            (clamped.phase, clamped.since, clamped.until, clamped.generation),
+            (Phase::Open, now, now + 5_000, 2)
+        );
+        assert_eq!(open_remaining_ms(clamped, now, &config), 5_000);
+        assert_eq!(effective_state(clamped, now + 5_000, &config).phase, Phase::HalfOpen);
+        // At a backoff level, its duration at that level.
+        let backed_off = CircuitState {
+            backoff: 2,
+            ..open_at(now + 3_600_000)
+        };
+        let clamped = clamped_to_clock(backed_off, now, &config).unwrap();
+        assert_eq!(clamped.until - now, config.open_duration_at(2));
+        let half_open = CircuitState {
+            phase: Phase::HalfOpen,
+            ..open_at(now + 60_000)
+        };
+        assert_eq!(clamped_to_clock(half_open, now, &config).unwrap().since, now);
+        // A forced state: at most 30 days from now, whatever its phase.
+        let forced = CircuitState {
+            forced: true,
+            until: now + 100 * THIRTY_DAYS,
+            ..open_at(now)
+        };
+        assert_eq!(clamped_to_clock(forced, now, &config).unwrap().until, now + THIRTY_DAYS);
+        let forced_closed = CircuitState {
+            phase: Phase::Closed,
+            ..forced
+        };
+        assert_eq!(
+            clamped_to_clock(forced_closed, now, &config).unwrap().until,
+            now + THIRTY_DAYS
+        );
+        assert_eq!(
+            clamped_to_clock(
+                CircuitState {
+                    until: now + THIRTY_DAYS,
+                    ..forced
+                },
+                now,
+                &config
+            ),
+            None
+        );
+        // A closed state is ended by outcomes, not by time: nothing to bound.
+        let closed = CircuitState {
+            phase: Phase::Closed,
+            ..open_at(now + 3_600_000)
+        };
+        assert_eq!(clamped_to_clock(closed, now, &config), None);
+        // A listing shows the same bounds.
+        let listed = status_without_config(open_at(now + 3_600_000), now);
+        assert_eq!((listed.since, listed.until), (Some(now), Some(now + 5_000)));
+        assert_eq!(status_without_config(forced, now).until, Some(now + THIRTY_DAYS));
     }
 }

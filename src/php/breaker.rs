@@ -350,6 +350,10 @@ impl CircuitBreaker {
         // The first failure of the storage in this call, for the error log.
         let mut failure = None;
         let mut emit = |event: Event| {
+            if let Event::ClockAhead { ahead_ms } = event {
+                super::log::clock_ahead(&self.service_name(), ahead_ms);
+                return;
+            }
             if let Event::StorageFailed(error) = &event
                 && failure.is_none()
             {
@@ -437,13 +441,13 @@ impl CircuitBreaker {
         }
         let time = now as f64 / 1_000.0;
         let service = self.service_name();
-        for event in events {
-            deliver(listener, self.php_event(event), &service, time);
+        for event in events.into_iter().filter_map(|event| self.php_event(event)) {
+            deliver(listener, event, &service, time);
         }
     }
 
-    fn php_event(&self, event: Event) -> PhpEvent {
-        match event {
+    fn php_event(&self, event: Event) -> Option<PhpEvent> {
+        Some(match event {
             Event::Opened {
                 previous,
                 cause,
@@ -475,7 +479,9 @@ impl CircuitBreaker {
                 exception: storage_error(&error, self.thrown_by_storage()),
             },
             Event::StorageRecovered => PhpEvent::StorageRecovered,
-        }
+            // Logged where emitted, not an event of the listener's.
+            Event::ClockAhead { .. } => return None,
+        })
     }
 }
 

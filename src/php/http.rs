@@ -425,6 +425,7 @@ fn log_event(circuit: &Circuit, event: Event) {
         // Said by `log::storage_call`, at most once per interval.
         Event::StorageFailed(_) => return,
         Event::StorageRecovered => format!("circuit_breaker: the storage of HTTP circuit '{name}' works again"),
+        Event::ClockAhead { ahead_ms } => return super::log::clock_ahead(&name, ahead_ms),
         Event::Rejected { .. } | Event::Forced { .. } | Event::Reset => return,
     };
     log_notice(&line);

@@ -136,6 +136,18 @@ pub fn storage_call(storage: impl FnOnce() -> String, failure: Option<&str>, now
     });
 }
 
+/// A state written by a clock ahead of this one was clamped to it (said
+/// by the one process that stored the clamp, unless logging is off).
+pub fn clock_ahead(circuit: &str, ahead_ms: Millis) {
+    if INTERVAL_MS.load(Ordering::Relaxed) == 0 {
+        return;
+    }
+    write(&format!(
+        "the state of circuit '{circuit}' was written by a clock {} s ahead of this server's: it now ends at most its duration from this server's time (check the clocks of the servers sharing the storage)",
+        crate::core::duration::format_float(ahead_ms as f64 / 1_000.0)
+    ));
+}
+
 /// A listener threw: the exception is swallowed, and said here.
 pub fn listener_threw(service: &str, thrown: impl FnOnce() -> String) {
     let interval = INTERVAL_MS.load(Ordering::Relaxed);

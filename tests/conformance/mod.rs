@@ -194,6 +194,7 @@ impl Circuit<'_> {
                 Event::Forced { phase: Phase::Open, .. } => Some("forced_open"),
                 Event::Forced { .. } => Some("forced_closed"),
                 Event::Reset => Some("reset"),
+                Event::ClockAhead { .. } => Some("clock_ahead"),
                 Event::Rejected { .. } => None,
                 Event::StorageFailed(error) => panic!("storage failed: {error}"),
                 Event::StorageRecovered => panic!("storage recovered: it never failed"),
@@ -727,6 +728,54 @@ pub fn forced_open_rejects_every_call_until_it_ends(env: &Env) {
     assert_eq!(worker.state(), Phase::Open);
 }
 
+/// A server whose clock runs ahead (a VM whose NTP died) writes states
+/// that start, or end, in the others' future: each reader bounds them by
+/// its own clock, an open state to its open duration from its now, a forced
+/// one to 30 days; one reader stores the bound, once.
+pub fn a_clock_ahead_holds_a_state_no_longer_than_its_duration(env: &Env) {
+    const HOUR: Millis = 3_600_000;
+    const THIRTY_DAYS: Millis = 30 * 24 * HOUR;
+    let config = failure_rate(10.0, 1);
+    let ahead = env.circuit(b"", b"payments", &config);
+    let here = env.circuit(b"", b"payments", &config);
+    let other = env.circuit(b"", b"payments", &config);
+    let now = env.clock.get();
+    env.clock.set(now + HOUR);
+    ahead.fail(4);
+    assert_eq!(ahead.state(), Phase::Open);
+    env.clock.set(now);
+    assert_eq!(
+        here.acquire(),
+        rejected_open(OPEN_MS),
+        "open for its duration from now, not an hour more"
+    );
+    assert_eq!(other.acquire(), rejected_open(OPEN_MS));
+    env.sleep(OPEN_MS);
+    assert_eq!(other.acquire(), Permission::Permitted, "the trial call, on time");
+    other.succeed(1);
+    assert_eq!(here.state(), Phase::Closed);
+    let clamps = [here.transitions(), other.transitions()].concat();
+    assert_eq!(
+        clamps.iter().filter(|&&event| event == "clock_ahead").count(),
+        1,
+        "{clamps:?}"
+    );
+
+    // A forced state ending ten years from now, by a clock ten years ahead.
+    let now = env.clock.get();
+    let far = env.operator(b"", b"payments", &config);
+    env.clock.set(now + 87_600 * HOUR);
+    far.command(Command::ForceOpen(THIRTY_DAYS));
+    env.clock.set(now);
+    assert_eq!(here.acquire(), rejected_open(THIRTY_DAYS));
+    env.sleep(THIRTY_DAYS);
+    assert_eq!(
+        here.acquire(),
+        Permission::Permitted,
+        "ended 30 days after it was bounded"
+    );
+}
+
 /// `forceClosed`: every call passes for its duration; outcomes are counted
 /// but open nothing. Then a fresh window, without any event.
 pub fn forced_closed_counts_but_opens_nothing(env: &Env) {
@@ -1015,6 +1064,7 @@ macro_rules! behaviours {
             backoff_doubles_the_open_duration_up_to_its_maximum,
             forced_open_rejects_every_call_until_it_ends,
             forced_closed_counts_but_opens_nothing,
+            a_clock_ahead_holds_a_state_no_longer_than_its_duration,
             reset_closes_with_a_fresh_window,
             status_tells_state_times_and_window,
             listings_show_every_circuit_without_configuration,
