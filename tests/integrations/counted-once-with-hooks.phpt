@@ -1,0 +1,98 @@
+--TEST--
+With the native HTTP hooks guarding the same host, each transfer made through the middlewares counts once, on the middleware's breaker: Guzzle sync, async through a Pool, async with a delay (added to curl_multi after the middleware returned), Symfony's CurlHttpClient (completed later, in stream()) and PSR-18; the hooks neither count nor refuse them, and still count a transfer made without a middleware
+--EXTENSIONS--
+curl
+--SKIPIF--
+<?php require __DIR__ . '/skipif.inc'; ?>
+--INI--
+circuit_breaker.http_hosts=127.0.0.1
+circuit_breaker.http_config={PWD}/../http/fast-breakers.ini
+error_log=/dev/null
+error_reporting=E_ALL & ~E_DEPRECATED
+--FILE--
+<?php
+require __DIR__ . '/bootstrap.inc';
+
+use GuzzleHttp\Client;
+use GuzzleHttp\Handler\CurlMultiHandler;
+use GuzzleHttp\HandlerStack;
+use GuzzleHttp\Pool;
+use GuzzleHttp\Psr7\Request;
+use Symfony\Component\HttpClient\CurlHttpClient;
+use Zeusi\CircuitBreaker\Http\HttpGuard;
+use Zeusi\CircuitBreaker\Integration\BreakerFactory;
+use Zeusi\CircuitBreaker\Integration\Guzzle\CircuitBreakerMiddleware;
+use Zeusi\CircuitBreaker\Integration\Psr18\CircuitBreakerClient;
+use Zeusi\CircuitBreaker\Integration\Symfony\CircuitBreakerHttpClient;
+use Zeusi\CircuitBreaker\Storage\InMemoryStorage;
+
+$upstream = new Upstream();
+$host = "127.0.0.1:{$upstream->port}";
+echo 'the hooks guard it: ', HttpGuard::circuitOf($upstream->url('/')), "\n";
+// Each middleware has its own breaker (never opening): what it counted.
+$breakers = new BreakerFactory(test_configuration(100), new InMemoryStorage());
+$url = $upstream->url('/status/503');
+$report = function (string $what, string $breaker) use ($breakers, $host) {
+    $status = $breakers($breaker)->getStatus();
+    echo str_pad($what, 24), "middleware: {$status->calls} calls, {$status->failures} failures; hooks: ", json_encode(counters($host)), "\n";
+};
+
+// Guzzle, sync (CurlHandler).
+$stack = HandlerStack::create();
+$stack->push(CircuitBreakerMiddleware::forService('guzzle-sync', $breakers));
+$client = new Client(['handler' => $stack, 'http_errors' => false]);
+for ($i = 0; $i < 4; $i++) {
+    $client->get($url);
+}
+$report('guzzle sync', 'guzzle-sync');
+
+// Guzzle, async (CurlMultiHandler): a Pool, and requests delayed by Guzzle,
+// whose handles are added to curl_multi later, in its tick.
+$stack = HandlerStack::create(new CurlMultiHandler());
+$stack->push(CircuitBreakerMiddleware::forService('guzzle-async', $breakers));
+$client = new Client(['handler' => $stack, 'http_errors' => false]);
+$requests = (function () use ($url) {
+    for ($i = 0; $i < 4; $i++) {
+        yield new Request('GET', $url);
+    }
+})();
+(new Pool($client, $requests, ['concurrency' => 4]))->promise()->wait();
+GuzzleHttp\Promise\Utils::all([$client->getAsync($url, ['delay' => 30]), $client->getAsync($url, ['delay' => 60])])->wait();
+$report('guzzle pool and delayed', 'guzzle-async');
+
+// Symfony's CurlHttpClient: started in request(), completed in stream().
+$client = new CircuitBreakerHttpClient(new CurlHttpClient(), $breakers, fn () => 'symfony');
+$responses = [];
+for ($i = 0; $i < 4; $i++) {
+    $responses[] = $client->request('GET', $url);
+}
+foreach ($client->stream($responses) as $response => $chunk) {
+    if ($chunk->isFirst()) {
+        $response->getStatusCode();
+    }
+}
+$report('symfony curl', 'symfony');
+
+// PSR-18 over Guzzle.
+$client = new CircuitBreakerClient(new Client(), $breakers, fn () => 'psr-18');
+for ($i = 0; $i < 4; $i++) {
+    $client->sendRequest(new Request('GET', $url));
+}
+$report('psr-18', 'psr-18');
+
+// Without a middleware, the hooks count (and open after 3 failures).
+$client = new Client(['http_errors' => false]);
+for ($i = 0; $i < 3; $i++) {
+    $client->get($url);
+}
+echo 'without a middleware: ', json_encode(counters($host)), "\n";
+echo 'served: ', $upstream->served(), "\n";
+?>
+--EXPECTF--
+the hooks guard it: 127.0.0.1:%d
+guzzle sync             middleware: 4 calls, 4 failures; hooks: null
+guzzle pool and delayed middleware: 6 calls, 6 failures; hooks: null
+symfony curl            middleware: 4 calls, 4 failures; hooks: null
+psr-18                  middleware: 4 calls, 4 failures; hooks: null
+without a middleware: {"state":"open","callsPermitted":3,"callsRejected":0,"successes":0,"failures":3,"slowCalls":0,"openings":1}
+served: 21
