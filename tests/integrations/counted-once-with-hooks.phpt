@@ -80,6 +80,19 @@ for ($i = 0; $i < 4; $i++) {
 }
 $report('psr-18', 'psr-18');
 
+// The middleware on the hooks' own circuits (HttpGuard::breaker): each
+// transfer counted once on the host's circuit; a host the hooks do not
+// guard has no breaker there, and goes through unguarded.
+$shared = new Upstream();
+$stack = HandlerStack::create();
+$stack->push(new CircuitBreakerMiddleware(fn (string $name) => HttpGuard::breaker($name)));
+$client = new Client(['handler' => $stack, 'http_errors' => false]);
+$client->get($shared->url('/status/503'));
+$client->get($shared->url('/status/503'));
+echo 'on the hooks\' circuit: ', json_encode(counters("127.0.0.1:{$shared->port}")), "\n";
+var_dump(HttpGuard::breaker("localhost:{$shared->port}"));
+echo 'unguarded host: ', $client->get("http://localhost:{$shared->port}/")->getStatusCode(), ', ', json_encode(counters("localhost:{$shared->port}")), "\n";
+
 // Without a middleware, the hooks count (and open after 3 failures).
 $client = new Client(['http_errors' => false]);
 for ($i = 0; $i < 3; $i++) {
@@ -94,5 +107,8 @@ guzzle sync             middleware: 4 calls, 4 failures; hooks: null
 guzzle pool and delayed middleware: 6 calls, 6 failures; hooks: null
 symfony curl            middleware: 4 calls, 4 failures; hooks: null
 psr-18                  middleware: 4 calls, 4 failures; hooks: null
+on the hooks' circuit: {"state":"closed","callsPermitted":2,"callsRejected":0,"successes":0,"failures":2,"slowCalls":0,"openings":0}
+NULL
+unguarded host: 200, null
 without a middleware: {"state":"open","callsPermitted":3,"callsRejected":0,"successes":0,"failures":3,"slowCalls":0,"openings":1}
 served: 21

@@ -10,9 +10,9 @@ use GuzzleHttp\TransferStats;
 use Psr\Http\Message\RequestInterface;
 use Zeusi\CircuitBreaker\CircuitBreakerInterface;
 use Zeusi\CircuitBreaker\Exception\CallNotPermittedException;
-use Zeusi\CircuitBreaker\Execution\CallGate;
 use Zeusi\CircuitBreaker\Http\HttpGuard;
 use Zeusi\CircuitBreaker\Integration\Classifier\HttpOutcomeClassifier;
+use Zeusi\CircuitBreaker\Integration\Gates;
 use Zeusi\CircuitBreaker\Integration\Naming;
 
 /**
@@ -44,25 +44,21 @@ final class CircuitBreakerMiddleware
     /** The statuses that are failures by default, as the native HTTP hooks count them. */
     public const FAILURE_STATUSES = [500, 502, 503, 504];
 
-    /** @var callable(string): CircuitBreakerInterface */
-    private $breakers;
     /** @var callable(RequestInterface, array): ?string */
     private $nameOf;
-    private readonly HttpOutcomeClassifier $classifier;
-    /** @var array<string, CallGate> */
-    private array $gates = [];
+    private readonly Gates $gates;
 
     /**
-     * @param callable(string): CircuitBreakerInterface $breakers the breaker of a name (a BreakerFactory)
+     * @param callable(string): ?CircuitBreakerInterface $breakers the breaker of a name (a BreakerFactory;
+     *        null: the requests of that name are not guarded here)
      * @param null|callable(RequestInterface, array): ?string $nameOf the name of a request's breaker
      *        (null: not guarded here); its host:port by default
      * @param list<int> $failureStatuses the statuses that are failures
      */
     public function __construct(callable $breakers, ?callable $nameOf = null, array $failureStatuses = self::FAILURE_STATUSES)
     {
-        $this->breakers = $breakers;
         $this->nameOf = $nameOf ?? static fn (RequestInterface $request): ?string => Naming::hostAndPort($request->getUri());
-        $this->classifier = new HttpOutcomeClassifier($failureStatuses);
+        $this->gates = new Gates($breakers, new HttpOutcomeClassifier($failureStatuses));
     }
 
     /** Every request through the one breaker of $service. */
@@ -74,12 +70,12 @@ final class CircuitBreakerMiddleware
     public function __invoke(callable $handler): callable
     {
         return function (RequestInterface $request, array $options) use ($handler): PromiseInterface {
-            $name = ($this->nameOf)($request, $options);
-            if ($name === null) {
+            $gate = $this->gates->of(($this->nameOf)($request, $options));
+            if ($gate === null) {
                 return $handler($request, $options);
             }
             try {
-                $attempt = $this->gate($name)->admit();
+                $attempt = $gate->admit();
             } catch (CallNotPermittedException $refusal) {
                 return Create::rejectionFor(new CircuitOpenException($request, $refusal));
             }
@@ -116,8 +112,4 @@ final class CircuitBreakerMiddleware
         };
     }
 
-    private function gate(string $name): CallGate
-    {
-        return $this->gates[$name] ??= new CallGate(($this->breakers)($name), $this->classifier);
-    }
 }

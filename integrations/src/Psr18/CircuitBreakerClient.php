@@ -9,9 +9,9 @@ use Psr\Http\Message\RequestInterface;
 use Psr\Http\Message\ResponseInterface;
 use Zeusi\CircuitBreaker\CircuitBreakerInterface;
 use Zeusi\CircuitBreaker\Exception\CallNotPermittedException;
-use Zeusi\CircuitBreaker\Execution\CallGate;
 use Zeusi\CircuitBreaker\Http\HttpGuard;
 use Zeusi\CircuitBreaker\Integration\Classifier\HttpOutcomeClassifier;
+use Zeusi\CircuitBreaker\Integration\Gates;
 use Zeusi\CircuitBreaker\Integration\Naming;
 
 /**
@@ -33,16 +33,13 @@ final class CircuitBreakerClient implements ClientInterface
 {
     public const FAILURE_STATUSES = [500, 502, 503, 504];
 
-    /** @var callable(string): CircuitBreakerInterface */
-    private $breakers;
     /** @var callable(RequestInterface): ?string */
     private $nameOf;
-    private readonly HttpOutcomeClassifier $classifier;
-    /** @var array<string, CallGate> */
-    private array $gates = [];
+    private readonly Gates $gates;
 
     /**
-     * @param callable(string): CircuitBreakerInterface $breakers the breaker of a name (a BreakerFactory)
+     * @param callable(string): ?CircuitBreakerInterface $breakers the breaker of a name (a BreakerFactory;
+     *        null: the requests of that name are not guarded here)
      * @param null|callable(RequestInterface): ?string $nameOf the name of a request's breaker (null: not
      *        guarded here); its host:port by default
      * @param list<int> $failureStatuses the statuses that are failures
@@ -53,19 +50,18 @@ final class CircuitBreakerClient implements ClientInterface
         ?callable $nameOf = null,
         array $failureStatuses = self::FAILURE_STATUSES,
     ) {
-        $this->breakers = $breakers;
         $this->nameOf = $nameOf ?? static fn (RequestInterface $request): ?string => Naming::hostAndPort($request->getUri());
-        $this->classifier = new HttpOutcomeClassifier($failureStatuses);
+        $this->gates = new Gates($breakers, new HttpOutcomeClassifier($failureStatuses));
     }
 
     public function sendRequest(RequestInterface $request): ResponseInterface
     {
-        $name = ($this->nameOf)($request);
-        if ($name === null) {
+        $gate = $this->gates->of(($this->nameOf)($request));
+        if ($gate === null) {
             return $this->client->sendRequest($request);
         }
         try {
-            $attempt = $this->gate($name)->admit();
+            $attempt = $gate->admit();
         } catch (CallNotPermittedException $refusal) {
             throw new CircuitOpenException($request, $refusal);
         }
@@ -80,8 +76,4 @@ final class CircuitBreakerClient implements ClientInterface
         return $response;
     }
 
-    private function gate(string $name): CallGate
-    {
-        return $this->gates[$name] ??= new CallGate(($this->breakers)($name), $this->classifier);
-    }
 }

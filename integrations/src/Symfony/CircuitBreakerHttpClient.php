@@ -16,9 +16,9 @@ use Symfony\Contracts\HttpClient\ResponseStreamInterface;
 use Zeusi\CircuitBreaker\CircuitBreakerInterface;
 use Zeusi\CircuitBreaker\Exception\CallNotPermittedException;
 use Zeusi\CircuitBreaker\Execution\Attempt;
-use Zeusi\CircuitBreaker\Execution\CallGate;
 use Zeusi\CircuitBreaker\Http\HttpGuard;
 use Zeusi\CircuitBreaker\Integration\Classifier\HttpOutcomeClassifier;
+use Zeusi\CircuitBreaker\Integration\Gates;
 use Zeusi\CircuitBreaker\Integration\Naming;
 
 /**
@@ -51,16 +51,13 @@ final class CircuitBreakerHttpClient implements HttpClientInterface
 
     public const FAILURE_STATUSES = [500, 502, 503, 504];
 
-    /** @var callable(string): CircuitBreakerInterface */
-    private $breakers;
     /** @var callable(string, string, array): ?string */
     private $nameOf;
-    private readonly HttpOutcomeClassifier $classifier;
-    /** @var array<string, CallGate> */
-    private array $gates = [];
+    private readonly Gates $gates;
 
     /**
-     * @param callable(string): CircuitBreakerInterface $breakers the breaker of a name (a BreakerFactory)
+     * @param callable(string): ?CircuitBreakerInterface $breakers the breaker of a name (a BreakerFactory;
+     *        null: the requests of that name are not guarded here)
      * @param null|callable(string $method, string $url, array $options): ?string $nameOf the name of a
      *        request's breaker (null: not guarded here); the host:port of its URL (or base_uri) by default
      * @param list<int> $failureStatuses the statuses that are failures
@@ -72,20 +69,19 @@ final class CircuitBreakerHttpClient implements HttpClientInterface
         array $failureStatuses = self::FAILURE_STATUSES,
     ) {
         $this->client = $client;
-        $this->breakers = $breakers;
         $this->nameOf = $nameOf ?? static fn (string $method, string $url, array $options): ?string
             => Naming::hostAndPort($url) ?? (isset($options['base_uri']) ? Naming::hostAndPort((string) $options['base_uri']) : null);
-        $this->classifier = new HttpOutcomeClassifier($failureStatuses);
+        $this->gates = new Gates($breakers, new HttpOutcomeClassifier($failureStatuses));
     }
 
     public function request(string $method, string $url, array $options = []): ResponseInterface
     {
-        $name = ($this->nameOf)($method, $url, $options);
-        if ($name === null) {
+        $gate = $this->gates->of(($this->nameOf)($method, $url, $options));
+        if ($gate === null) {
             return new AsyncResponse($this->client, $method, $url, $options);
         }
         try {
-            $attempt = $this->gate($name)->admit();
+            $attempt = $gate->admit();
         } catch (CallNotPermittedException $refusal) {
             return new RefusedResponse($method, $url, $options, new CircuitOpenException($url, $refusal));
         }
@@ -161,8 +157,4 @@ final class CircuitBreakerHttpClient implements HttpClientInterface
         };
     }
 
-    private function gate(string $name): CallGate
-    {
-        return $this->gates[$name] ??= new CallGate(($this->breakers)($name), $this->classifier);
-    }
 }
