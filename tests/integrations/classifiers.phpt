@@ -47,6 +47,7 @@ echo $run('sf-invalid', fn () => $symfony->request('GET', $upstream->url('/'), [
 echo $run('gz-503', fn () => $guzzle->get($upstream->url('/status/503'))), "\n";
 echo $run('gz-404', fn () => $guzzle->get($upstream->url('/status/404'))), "\n";
 echo $run('gz-refused', fn () => $guzzle->get($closed)), "\n";
+echo $run('gz-invalid', fn () => $guzzle->get($upstream->url('/'), ['headers' => 'not an array'])), "\n";
 echo $run('psr7-502', fn () => $guzzle->get($upstream->url('/status/502'), ['http_errors' => false])), "\n";
 echo $run('psr7-429', fn () => $guzzle->get($upstream->url('/status/429'), ['http_errors' => false])), "\n";
 echo $run('other', fn () => throw new LogicException('a bug')), "\n";
@@ -88,6 +89,7 @@ sf-invalid   InvalidArgumentException     nothing
 gz-503       ServerException              failure
 gz-404       ClientException              success
 gz-refused   ConnectException             failure
+gz-invalid   InvalidArgumentException     nothing
 psr7-502     returned                     failure
 psr7-429     returned                     success
 other        LogicException               failure

@@ -4,6 +4,7 @@ declare(strict_types=1);
 
 namespace Zeusi\CircuitBreaker\Integration\Classifier;
 
+use GuzzleHttp\Exception\InvalidArgumentException as GuzzleInvalidArgument;
 use GuzzleHttp\Exception\RequestException as GuzzleRequestException;
 use GuzzleHttp\Exception\TransferException as GuzzleTransferException;
 use Psr\Http\Client\NetworkExceptionInterface;
@@ -36,6 +37,7 @@ use Zeusi\CircuitBreaker\Outcome;
  * - Guzzle: an exception with a response (ServerException, ClientException,
  *   TooManyRedirectsException) by its status; any other TransferException
  *   (ConnectException, a RequestException without response) is a failure;
+ *   InvalidArgumentException (a request never sent) nothing;
  * - Symfony HttpClient: HttpExceptionInterface (ServerException, ClientException,
  *   RedirectionException) by its status; InvalidArgumentException (a request
  *   never sent) nothing; DecodingExceptionInterface (toArray() of a body
@@ -93,6 +95,9 @@ final class HttpOutcomeClassifier implements OutcomeClassifierInterface
         }
         if ($exception instanceof GuzzleTransferException) {
             return Outcome::Failure;
+        }
+        if ($exception instanceof GuzzleInvalidArgument) {
+            return null;
         }
         if ($exception instanceof HttpExceptionInterface) {
             return $this->classifyStatus((int) $exception->getResponse()->getInfo('http_code'));
