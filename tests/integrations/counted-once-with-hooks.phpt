@@ -1,5 +1,5 @@
 --TEST--
-With the native HTTP hooks guarding the same host, each transfer made through the middlewares counts once, on the middleware's breaker: Guzzle sync, async through a Pool, async with a delay (added to curl_multi after the middleware returned), Symfony's CurlHttpClient (completed later, in stream()) and PSR-18; the hooks neither count nor refuse them, and still count a transfer made without a middleware
+With the native HTTP hooks guarding the same host, each transfer made through the middlewares counts once, on the middleware's breaker: Guzzle sync, over streams, async through a Pool, async with a delay (added to curl_multi after the middleware returned), Symfony's CurlHttpClient (completed later, in stream()) and PSR-18; the hooks neither count nor refuse them, and still count a transfer made without a middleware
 --EXTENSIONS--
 curl
 --SKIPIF--
@@ -45,6 +45,15 @@ for ($i = 0; $i < 4; $i++) {
     $client->get($url);
 }
 $report('guzzle sync', 'guzzle-sync');
+
+// Guzzle over the http:// stream wrapper (StreamHandler).
+$stack = HandlerStack::create(new GuzzleHttp\Handler\StreamHandler());
+$stack->push(CircuitBreakerMiddleware::forService('guzzle-stream', $breakers));
+$client = new Client(['handler' => $stack, 'http_errors' => false]);
+for ($i = 0; $i < 4; $i++) {
+    $client->get($url);
+}
+$report('guzzle stream', 'guzzle-stream');
 
 // Guzzle, async (CurlMultiHandler): a Pool, and requests delayed by Guzzle,
 // whose handles are added to curl_multi later, in its tick.
@@ -104,6 +113,7 @@ echo 'served: ', $upstream->served(), "\n";
 --EXPECTF--
 the hooks guard it: 127.0.0.1:%d
 guzzle sync             middleware: 4 calls, 4 failures; hooks: null
+guzzle stream           middleware: 4 calls, 4 failures; hooks: null
 guzzle pool and delayed middleware: 6 calls, 6 failures; hooks: null
 symfony curl            middleware: 4 calls, 4 failures; hooks: null
 psr-18                  middleware: 4 calls, 4 failures; hooks: null
@@ -111,4 +121,4 @@ on the hooks' circuit: {"state":"closed","callsPermitted":2,"callsRejected":0,"s
 NULL
 unguarded host: 200, null
 without a middleware: {"state":"open","callsPermitted":3,"callsRejected":0,"successes":0,"failures":3,"slowCalls":0,"openings":1}
-served: 21
+served: 25
