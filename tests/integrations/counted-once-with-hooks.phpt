@@ -70,7 +70,7 @@ GuzzleHttp\Promise\Utils::all([$client->getAsync($url, ['delay' => 30]), $client
 $report('guzzle pool and delayed', 'guzzle-async');
 
 // Symfony's CurlHttpClient: started in request(), completed in stream().
-$client = new CircuitBreakerHttpClient(new CurlHttpClient(), $breakers, fn () => 'symfony');
+$client = CircuitBreakerHttpClient::forService(new CurlHttpClient(), 'symfony', $breakers);
 $responses = [];
 for ($i = 0; $i < 4; $i++) {
     $responses[] = $client->request('GET', $url);
@@ -83,7 +83,7 @@ foreach ($client->stream($responses) as $response => $chunk) {
 $report('symfony curl', 'symfony');
 
 // PSR-18 over Guzzle.
-$client = new CircuitBreakerClient(new Client(), $breakers, fn () => 'psr-18');
+$client = CircuitBreakerClient::forService(new Client(), 'psr-18', $breakers);
 for ($i = 0; $i < 4; $i++) {
     $client->sendRequest(new Request('GET', $url));
 }

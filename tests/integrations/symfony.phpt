@@ -88,6 +88,17 @@ foreach ([new CurlHttpClient(), new NativeHttpClient()] as $inner) {
     $client->request('GET', $other->url('/delay/100'))->getContent();
     echo window($breakers("127.0.0.1:{$other->port}")), "\n";
 }
+
+// Relative URLs: named by the base_uri option; with a base URI only the
+// decorated client knows, by forService().
+echo '== base URIs', "\n";
+$breakers = new BreakerFactory(test_configuration(3), new InMemoryStorage());
+$client = new CircuitBreakerHttpClient(new CurlHttpClient(), $breakers);
+echo $client->request('GET', '/status/500', ['base_uri' => $other->url('/')])->getStatusCode(), "\n";
+echo window($breakers("127.0.0.1:{$other->port}")), "\n";
+$client = CircuitBreakerHttpClient::forService(Symfony\Component\HttpClient\HttpClient::createForBaseUri($other->url('/')), 'api', $breakers);
+echo $client->request('GET', '/status/502')->getStatusCode(), "\n";
+echo window($breakers('api')), "\n";
 ?>
 --EXPECT--
 == CurlHttpClient
@@ -121,3 +132,8 @@ bool(true)
 refused connection: Symfony\Component\HttpClient\Exception\TransportException
 closed calls=1 failures=0 slow=0 / closed calls=1 failures=1 slow=0
 closed calls=3 failures=1 slow=1
+== base URIs
+500
+closed calls=1 failures=1 slow=0
+502
+closed calls=1 failures=1 slow=0

@@ -85,7 +85,8 @@ final class LoggingEventListener implements EventListenerInterface
     public function handleEvent(EventInterface $event): void
     {
         $service = $event->getService();
-        $context = ['service' => $service, 'event' => (new \ReflectionClass($event))->getShortName()];
+        $class = $event::class;
+        $context = ['service' => $service, 'event' => substr($class, strrpos($class, '\\') + 1)];
         if ($event instanceof CallRejected) {
             $this->countRejection($service, $event->getTime(), $context);
             return;

@@ -54,6 +54,12 @@ final class CircuitBreakerClient implements ClientInterface
         $this->gates = new Gates($breakers, new HttpOutcomeClassifier($failureStatuses));
     }
 
+    /** Every request through the one breaker of $service. */
+    public static function forService(ClientInterface $client, string $service, callable $breakers, array $failureStatuses = self::FAILURE_STATUSES): self
+    {
+        return new self($client, $breakers, static fn (): string => $service, $failureStatuses);
+    }
+
     public function sendRequest(RequestInterface $request): ResponseInterface
     {
         $gate = $this->gates->of(($this->nameOf)($request));

@@ -59,7 +59,9 @@ final class CircuitBreakerHttpClient implements HttpClientInterface
      * @param callable(string): ?CircuitBreakerInterface $breakers the breaker of a name (a BreakerFactory;
      *        null: the requests of that name are not guarded here)
      * @param null|callable(string $method, string $url, array $options): ?string $nameOf the name of a
-     *        request's breaker (null: not guarded here); the host:port of its URL (or base_uri) by default
+     *        request's breaker (null: not guarded here); by default the host:port of its URL, or of its
+     *        base_uri option; a relative URL whose base URI only the decorated client knows
+     *        (HttpClient::createForBaseUri()) has no name by default: give one (forService())
      * @param list<int> $failureStatuses the statuses that are failures
      */
     public function __construct(
@@ -72,6 +74,12 @@ final class CircuitBreakerHttpClient implements HttpClientInterface
         $this->nameOf = $nameOf ?? static fn (string $method, string $url, array $options): ?string
             => Naming::hostAndPort($url) ?? (isset($options['base_uri']) ? Naming::hostAndPort((string) $options['base_uri']) : null);
         $this->gates = new Gates($breakers, new HttpOutcomeClassifier($failureStatuses));
+    }
+
+    /** Every request through the one breaker of $service (what a client with a base URI and relative URLs needs). */
+    public static function forService(HttpClientInterface $client, string $service, callable $breakers, array $failureStatuses = self::FAILURE_STATUSES): self
+    {
+        return new self($client, $breakers, static fn (): string => $service, $failureStatuses);
     }
 
     public function request(string $method, string $url, array $options = []): ResponseInterface
