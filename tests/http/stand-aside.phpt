@@ -1,5 +1,5 @@
 --TEST--
-HTTP guard: HttpGuard::standAside() runs a call with the hooks standing aside (its transfers neither refused nor counted), returns its result and lets its exception through; a curl handle set up during it stays the caller's when its transfer starts later (curl_multi), until curl_reset()
+HTTP guard: HttpGuard::standAside() runs a call with the hooks standing aside (its transfers neither refused nor counted), returns its result and lets its exception through; a curl handle set up during it stays the caller's when its transfer starts later (curl_multi), until curl_reset(), even one made during a call
 --EXTENSIONS--
 curl
 --INI--
@@ -56,6 +56,17 @@ curl_setopt($handle, CURLOPT_URL, $upstream->url('/status/503'));
 curl_setopt($handle, CURLOPT_RETURNTRANSFER, true);
 $run($handle);
 echo counters($service)['failures'], "\n";
+// Reset during a standAside() call (as Guzzle pools a handle it is done
+// with), then set up outside it: the hooks' again.
+$pooled = HttpGuard::standAside(function () use ($upstream) {
+    $handle = handle($upstream->url('/status/503'));
+    curl_reset($handle);
+    return $handle;
+});
+curl_setopt($pooled, CURLOPT_URL, $upstream->url('/status/503'));
+curl_setopt($pooled, CURLOPT_RETURNTRANSFER, true);
+$run($pooled);
+echo counters($service)['failures'], "\n";
 echo 'served: ', $upstream->served(), "\n";
 try {
     HttpGuard::standAside('no_such_function');
@@ -70,5 +81,6 @@ thrown
 NULL
 NULL
 1
-served: 7
+2
+served: 8
 TypeError

@@ -89,6 +89,19 @@ for ($i = 0; $i < 4; $i++) {
 }
 $report('psr-18', 'psr-18');
 
+// One client, its middleware guarding one host only: its pooled curl handles
+// go from one host to the other, and the other host's transfers are the
+// hooks' to count (a handle the middleware used is not the caller's for good).
+$other = new Upstream();
+$stack = HandlerStack::create();
+$stack->push(new CircuitBreakerMiddleware($breakers, fn ($request) => $request->getUri()->getPort() === $upstream->port ? 'mixed' : null));
+$client = new Client(['handler' => $stack, 'http_errors' => false]);
+foreach ([$url, $other->url('/status/503'), $url, $other->url('/status/503')] as $target) {
+    $client->get($target);
+}
+$report('one host of two', 'mixed');
+echo 'the other host, by the hooks: ', json_encode(counters("127.0.0.1:{$other->port}")), "\n";
+
 // The middleware on the hooks' own circuits (HttpGuard::breaker): each
 // transfer counted once on the host's circuit; a host the hooks do not
 // guard has no breaker there, and goes through unguarded.
@@ -117,8 +130,10 @@ guzzle stream           middleware: 4 calls, 4 failures; hooks: null
 guzzle pool and delayed middleware: 6 calls, 6 failures; hooks: null
 symfony curl            middleware: 4 calls, 4 failures; hooks: null
 psr-18                  middleware: 4 calls, 4 failures; hooks: null
+one host of two         middleware: 2 calls, 2 failures; hooks: null
+the other host, by the hooks: {"state":"closed","callsPermitted":2,"callsRejected":0,"successes":0,"failures":2,"slowCalls":0,"openings":0}
 on the hooks' circuit: {"state":"closed","callsPermitted":2,"callsRejected":0,"successes":0,"failures":2,"slowCalls":0,"openings":0}
 NULL
 unguarded host: 200, null
 without a middleware: {"state":"open","callsPermitted":3,"callsRejected":0,"successes":0,"failures":3,"slowCalls":0,"openings":1}
-served: 25
+served: 27

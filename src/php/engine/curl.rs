@@ -507,10 +507,10 @@ unsafe extern "C" fn curl_reset(frame: *mut zend_execute_data, return_value: *mu
         // libcurl forgot every option, ours included: nothing to put back.
         with_handles(|handles| {
             if let Some(handle) = handles.get_mut(&(object as usize)) {
-                *handle = Handle {
-                    callers: http::standing_aside(),
-                    ..Handle::default()
-                };
+                // Nor is it the caller's any more, even when reset during
+                // `HttpGuard::standAside()` (Guzzle resets a handle it is
+                // done with, to pool it): set up again, it is marked again.
+                *handle = Handle::default();
             }
         });
     }
