@@ -37,6 +37,7 @@ test-core: deps-build
 test-phpt: deps build
 	scripts/run-phpt.sh $(EXTENSION)
 	scripts/run-phpt.sh $(EXTENSION) tests/http http
+	scripts/run-phpt.sh $(EXTENSION) tests/integrations integrations
 
 # Real servers (php-fpm, redis-server standalone, TLS and cluster, memcached) on free loopback ports.
 # Each script runs under no-leftovers.php, which fails when a process it

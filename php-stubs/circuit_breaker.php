@@ -760,6 +760,15 @@ namespace Zeusi\CircuitBreaker\Http {
         public static function isEnabled(): bool {}
 
         /**
+         * Runs $call and returns its result (its exception goes through) with the
+         * hooks standing aside, for a client middleware that counts its transfers on
+         * a breaker of its own: every transfer started during the call, and every
+         * later transfer of a curl handle set up during it (until curl_reset()), is
+         * neither refused nor counted by the hooks.
+         */
+        public static function standAside(callable $call): mixed {}
+
+        /**
          * The breaker named $name in circuit_breaker.http_config, or the one
          * that guards the URL or host:port $name, built once per worker; null
          * when there is none.

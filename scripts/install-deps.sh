@@ -13,8 +13,9 @@ case "${1:-all}" in
     # php8.2-redis and php8.2-memcached: the tests that build storages from
     # the clients an application already has (phpredis, php-memcached);
     # php8.2-curl, Guzzle, Symfony HttpClient and the PSR packages: the HTTP
-    # guard's tests, with the clients applications use.
-    *) packages+=(php8.2-fpm libfcgi-bin redis-server redis-sentinel redis-tools memcached openssl php8.2-redis php8.2-memcached php8.2-curl php-guzzlehttp-guzzle php-symfony-http-client php-nyholm-psr7 php-psr-http-client) ;;
+    # guard's tests, with the clients applications use; with the PSR-7, PSR-17
+    # and PSR-3 packages, the tests of integrations/.
+    *) packages+=(php8.2-fpm libfcgi-bin redis-server redis-sentinel redis-tools memcached openssl php8.2-redis php8.2-memcached php8.2-curl php-guzzlehttp-guzzle php-symfony-http-client php-nyholm-psr7 php-psr-http-client php-psr-http-message php-psr-http-factory php-psr-log) ;;
 esac
 missing=()
 for package in "${packages[@]}"; do

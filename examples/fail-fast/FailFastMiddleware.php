@@ -7,6 +7,10 @@
 //
 // Needs psr/http-server-middleware and psr/http-factory (or, without them,
 // psr-stand-ins.php next to this file, as the test does).
+//
+// The companion package ships it as
+// Zeusi\CircuitBreaker\Integration\Psr15\FailFastMiddleware, tested against
+// real PSR-7 messages (docs/integrations.md).
 
 declare(strict_types=1);
 

@@ -14,7 +14,8 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
-use super::args::{Float, Text};
+use super::args::{CallableArg, Float, Text};
+use super::callback::{CallError, call_callable};
 use super::engine::{current_fiber, log_notice, startup_warning};
 use super::enums::State;
 use super::typed::Bytes;
@@ -81,6 +82,10 @@ struct Guard {
     /// fiber is the executor's to count, one of another fiber (an event loop
     /// runs others while one awaits) is not.
     inside_breakers: RefCell<Vec<usize>>,
+    /// The fiber of each `HttpGuard::standAside()` call running (one of
+    /// `inside_breakers` too): a curl handle that fiber sets up now is the
+    /// caller's ([`standing_aside`]).
+    standing_aside: RefCell<Vec<usize>>,
     /// The circuit of each named breaker, once built.
     named_circuits: RefCell<HashMap<String, Rc<Circuit>>>,
     /// The storages, made in the worker at their first use (a connection
@@ -98,11 +103,35 @@ thread_local! {
 /// transfers it makes are that breaker's to count, and the hooks leave
 /// them alone (one transfer, one outcome).
 pub fn inside_breaker<T>(run: impl FnOnce() -> T) -> T {
+    entered(|guard| &guard.inside_breakers, run)
+}
+
+/// Runs a call of a client middleware that counts its transfers itself
+/// (`HttpGuard::standAside()`): as [`inside_breaker`], and the curl handles
+/// it sets up are the caller's until they are reset ([`standing_aside`]),
+/// for transfers that start later, outside the call (a delayed Guzzle
+/// request, a handle that curl_multi adds again).
+pub fn stand_aside<T>(run: impl FnOnce() -> T) -> T {
+    entered(|guard| &guard.standing_aside, || inside_breaker(run))
+}
+
+/// Whether the running fiber is in a `HttpGuard::standAside()` call.
+pub fn standing_aside() -> bool {
+    GUARD.with(|guard| {
+        guard.get().is_some_and(|guard| {
+            let inside = guard.standing_aside.borrow();
+            !inside.is_empty() && inside.contains(&current_fiber())
+        })
+    })
+}
+
+/// Runs `run` with the running fiber in the list `of` meanwhile.
+fn entered<T>(of: impl Fn(&Guard) -> &RefCell<Vec<usize>>, run: impl FnOnce() -> T) -> T {
     let fiber = current_fiber();
     let step = |enter: bool| {
         GUARD.with(|guard| {
             if let Some(guard) = guard.get() {
-                let mut inside = guard.inside_breakers.borrow_mut();
+                let mut inside = of(guard).borrow_mut();
                 if enter {
                     inside.push(fiber);
                 } else if let Some(index) = inside.iter().rposition(|&other| other == fiber) {
@@ -214,6 +243,7 @@ fn declared(hosts: &str, config: &str, mode: &str) -> Result<Option<Guard>, Stri
         circuits: RefCell::default(),
         by_authority: RefCell::default(),
         inside_breakers: RefCell::default(),
+        standing_aside: RefCell::default(),
         named_circuits: RefCell::default(),
         storages: RefCell::default(),
     }))
@@ -230,6 +260,7 @@ pub fn request_startup() {
     GUARD.with(|guard| {
         if let Some(guard) = guard.get() {
             guard.inside_breakers.borrow_mut().clear();
+            guard.standing_aside.borrow_mut().clear();
         }
     });
 }
@@ -509,6 +540,25 @@ impl HttpGuard {
     /// Whether HTTP guarding is on in this process.
     pub fn is_enabled() -> bool {
         enabled()
+    }
+
+    /// Runs `$call` and returns its result, or lets its exception through,
+    /// with the hooks standing aside: for a client middleware that counts
+    /// its transfers on a breaker of its own. Every transfer the running
+    /// fiber starts during the call, and every later transfer of a curl
+    /// handle it sets up during it (until `curl_reset`), is neither refused
+    /// nor counted by the hooks.
+    pub fn stand_aside(call: CallableArg<'_>) -> Result<Zval, PhpException> {
+        // An exception of the call, or the end of the script, stays pending:
+        // the engine goes on with it when this returns.
+        let result = stand_aside(|| call_callable(call.0, vec![]));
+        super::callback::finish(match result {
+            Ok(result) => Ok(result),
+            Err(error @ CallError::NotCallable(_)) => Err(PhpException::from_message(format!(
+                "HttpGuard::standAside(): the callable {error}"
+            ))),
+            Err(_) => Ok(Zval::new()),
+        })
     }
 
     /// The breaker named `$name` in the breakers file, or the one that

@@ -87,6 +87,9 @@ struct Handle {
     unix_socket: Option<CString>,
     /// The user's own total timeout, in ms (0: none).
     timeout_ms: c_long,
+    /// Set up during `HttpGuard::standAside()`: its transfers are the
+    /// caller's, whenever they start, until `curl_reset`.
+    callers: bool,
     /// What this extension set up for a transfer not ended yet.
     pending: Option<Pending>,
 }
@@ -98,6 +101,7 @@ impl Handle {
             url: self.url.clone(),
             unix_socket: self.unix_socket.clone(),
             timeout_ms: self.timeout_ms,
+            callers: self.callers || http::standing_aside(),
             pending: None,
         }
     }
@@ -396,7 +400,7 @@ fn begin_transfer(object: *mut zend_object) {
     with_handles(|handles| {
         let handle = handles.get_mut(&(object as usize))?;
         drop(settle(object, handle));
-        if handle.unix_socket.is_some() {
+        if handle.unix_socket.is_some() || handle.callers {
             return None;
         }
         let pending = match http::admit(handle.url.as_deref()?) {
@@ -467,6 +471,7 @@ unsafe extern "C" fn curl_init(frame: *mut zend_execute_data, return_value: *mut
                 object,
                 Handle {
                     url,
+                    callers: http::standing_aside(),
                     ..Handle::default()
                 },
             );
@@ -502,6 +507,9 @@ unsafe extern "C" fn curl_reset(frame: *mut zend_execute_data, return_value: *mu
         // libcurl forgot every option, ours included: nothing to put back.
         with_handles(|handles| {
             if let Some(handle) = handles.get_mut(&(object as usize)) {
+                // Nor is it the caller's any more, even when reset during
+                // `HttpGuard::standAside()` (Guzzle resets a handle it is
+                // done with, to pool it): set up again, it is marked again.
                 *handle = Handle::default();
             }
         });
@@ -528,9 +536,10 @@ unsafe extern "C" fn curl_setopt(frame: *mut zend_execute_data, return_value: *m
         )
     {
         with_handles(|handles| {
-            handles
-                .get_mut(&(object as usize))
-                .map(|handle| note_option(handle, option, value))
+            handles.get_mut(&(object as usize)).map(|handle| {
+                handle.callers |= http::standing_aside();
+                note_option(handle, option, value);
+            })
         });
     }
     reraise(done);
@@ -546,6 +555,7 @@ unsafe extern "C" fn curl_setopt_array(frame: *mut zend_execute_data, return_val
     {
         with_handles(|handles| {
             let handle = handles.get_mut(&(object as usize))?;
+            handle.callers |= http::standing_aside();
             for (key, value) in options {
                 if let ext_php_rs::types::ArrayKey::Long(option) = key {
                     note_option(handle, option, value);
