@@ -275,7 +275,36 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         if !time_can_end(stored) {
             return Ok(stored);
         }
-        self.settle_due(stored, now, emit)
+        match clamped_to_clock(stored, now, self.config) {
+            Some(clamped) => self.settle_clamped(stored, clamped, now, emit),
+            None => self.settle_due(stored, now, emit),
+        }
+    }
+
+    /// Stores `stored` bounded by this process's clock (`clamped`), then
+    /// what time made due. The process whose compare-and-set wins says so;
+    /// one that loses settles what the winner stored.
+    #[cold]
+    fn settle_clamped(
+        &self,
+        stored: CircuitState,
+        clamped: CircuitState,
+        now: Millis,
+        emit: &mut dyn FnMut(Event),
+    ) -> Result<CircuitState, StorageError> {
+        let clamp = Transition {
+            from: stored,
+            to: clamped,
+            cause: None,
+        };
+        if !self.put(&clamp, now)? {
+            let stored = self.storage.load_state(self.service)?;
+            return self.settle_due(clamped_to_clock(stored, now, self.config).unwrap_or(stored), now, emit);
+        }
+        emit(Event::ClockAhead {
+            ahead_ms: (stored.since - now).max(stored.until - clamped.until),
+        });
+        self.settle_due(clamped, now, emit)
     }
 
     fn settle_due(
@@ -285,21 +314,6 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         emit: &mut dyn FnMut(Event),
     ) -> Result<CircuitState, StorageError> {
         for _ in 0..MAX_RACES {
-            if let Some(clamped) = clamped_to_clock(stored, now, self.config) {
-                let clamp = Transition {
-                    from: stored,
-                    to: clamped,
-                    cause: None,
-                };
-                if !self.put(&clamp, now)? {
-                    stored = self.storage.load_state(self.service)?;
-                    continue;
-                }
-                emit(Event::ClockAhead {
-                    ahead_ms: (stored.since - now).max(stored.until - clamped.until),
-                });
-                stored = clamped;
-            }
             let Some(transition) = due_transition(stored, now, self.config) else {
                 return Ok(stored);
             };

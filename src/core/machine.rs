@@ -117,7 +117,20 @@ pub const CLOCK_AHEAD_TOLERANCE_MS: Millis = crate::core::duration::SECOND;
 /// newer state. A clock behind the others cannot be told from a state that
 /// is old: a host whose clock runs ahead ends the states of others early,
 /// which shortens a protection but never lengthens it.
+#[inline]
 pub fn clamped_to_clock(stored: CircuitState, now: Millis, config: &Config) -> Option<CircuitState> {
+    // Every state but one from a clock ahead: a forced state's start is
+    // never after its end.
+    let ahead = |time: Millis| time > now + CLOCK_AHEAD_TOLERANCE_MS;
+    let from_a_clock_ahead = ahead(stored.since) || (stored.forced && ahead(stored.until - THIRTY_DAYS));
+    if !from_a_clock_ahead {
+        return None;
+    }
+    clamp(stored, now, config)
+}
+
+#[cold]
+fn clamp(stored: CircuitState, now: Millis, config: &Config) -> Option<CircuitState> {
     let latest_start = now + CLOCK_AHEAD_TOLERANCE_MS;
     let longest_forced = now + THIRTY_DAYS + CLOCK_AHEAD_TOLERANCE_MS;
     if stored.forced {

@@ -26,30 +26,50 @@ pub struct AtWork {
     first: Cell<usize>,
     /// Those that came while it was.
     others: RefCell<Vec<usize>>,
+    /// Whether `others` holds any: read on every call instead of borrowing it.
+    crowded: Cell<bool>,
 }
 
 impl AtWork {
     /// Marks the running fiber at work; `None` when it already is, further up its stack.
+    #[inline]
     pub fn enter(&self) -> Option<Working<'_>> {
         let fiber = current_fiber();
-        match self.first.get() {
-            0 if !self.others.borrow().contains(&fiber) => self.first.set(fiber),
-            first if first == fiber => return None,
-            _ => {
-                let mut others = self.others.borrow_mut();
-                if others.contains(&fiber) {
-                    return None;
-                }
-                others.push(fiber);
-            }
+        if self.first.get() == 0 && !self.crowded.get() {
+            self.first.set(fiber);
+            return Some(Working { at: self, fiber });
+        }
+        self.enter_among_others(fiber)
+    }
+
+    #[cold]
+    fn enter_among_others(&self, fiber: usize) -> Option<Working<'_>> {
+        if self.is_at_work(fiber) {
+            return None;
+        }
+        if self.first.get() == 0 {
+            self.first.set(fiber);
+        } else {
+            self.others.borrow_mut().push(fiber);
+            self.crowded.set(true);
         }
         Some(Working { at: self, fiber })
     }
 
     /// Whether the running fiber is at work on the object, further up its stack.
     pub fn is_running_fiber_at_work(&self) -> bool {
-        let fiber = current_fiber();
-        self.first.get() == fiber || self.others.borrow().contains(&fiber)
+        self.is_at_work(current_fiber())
+    }
+
+    fn is_at_work(&self, fiber: usize) -> bool {
+        self.first.get() == fiber || (self.crowded.get() && self.others.borrow().contains(&fiber))
+    }
+
+    #[cold]
+    fn leave_among_others(&self, fiber: usize) {
+        let mut others = self.others.borrow_mut();
+        others.retain(|&other| other != fiber);
+        self.crowded.set(!others.is_empty());
     }
 }
 
@@ -60,11 +80,12 @@ pub struct Working<'a> {
 }
 
 impl Drop for Working<'_> {
+    #[inline]
     fn drop(&mut self) {
         if self.at.first.get() == self.fiber {
             self.at.first.set(0);
         } else {
-            self.at.others.borrow_mut().retain(|&other| other != self.fiber);
+            self.at.leave_among_others(self.fiber);
         }
     }
 }
