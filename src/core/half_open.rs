@@ -132,15 +132,22 @@ impl HalfOpenPolicy {
     /// at `started_at` is permitted at `now`.
     ///
     /// A ramp spreads its admissions evenly: call `n` is permitted when
-    /// `ceil(n * ratio)` grows, so the very first call always tests the
-    /// service and then one in every `1 / ratio`.
+    /// `ceil(n * ratio)` grows, and the very first call always tests the
+    /// service, whatever the curve says (it is not asked), then one in
+    /// every `1 / ratio`.
     pub fn admits(&self, admission: u64, started_at: Millis, now: Millis) -> bool {
         match self {
+            Self::Ramp { .. } if admission == 1 => true,
             Self::Ramp { duration_ms, curve } => {
                 let progress = ((now - started_at) as f64 / *duration_ms as f64).clamp(0.0, 1.0);
                 let ratio = curve.admission_ratio(progress);
-                // A userland curve may return anything: NaN permits nothing, out of range is clamped.
-                let ratio = if ratio.is_nan() { 0.0 } else { ratio.clamp(0.0, 1.0) };
+                // A curve that could not answer (a userland one threw, or
+                // returned NaN: its caller is told) admits the call, as a
+                // storage that fails does; out of range is clamped.
+                if ratio.is_nan() {
+                    return admission >= 1;
+                }
+                let ratio = ratio.clamp(0.0, 1.0);
                 admission >= 1 && (admission as f64 * ratio).ceil() > ((admission - 1) as f64 * ratio).ceil()
             }
             Self::PermittedCalls { permitted_calls, .. } => admission >= 1 && admission <= *permitted_calls,
@@ -220,7 +227,15 @@ mod tests {
     #[test]
     fn userland_curve_results_are_clamped() {
         let nan = HalfOpenPolicy::ramp(10.0, Rc::new(Nonsense(f64::NAN))).unwrap();
-        assert!(!nan.admits(1, 0, 0));
+        assert!(
+            nan.admits(1, 0, 0) && nan.admits(2, 0, 0),
+            "a curve that cannot answer admits"
+        );
+        let none = HalfOpenPolicy::ramp(10.0, Rc::new(Nonsense(0.0))).unwrap();
+        assert!(none.admits(1, 0, 0), "the first call always tests the service");
+        assert!(!none.admits(2, 0, 0) && !none.admits(3, 0, 0));
+        let negative = HalfOpenPolicy::ramp(10.0, Rc::new(Nonsense(-1.0))).unwrap();
+        assert!(negative.admits(1, 0, 0) && !negative.admits(2, 0, 0));
         let big = HalfOpenPolicy::ramp(10.0, Rc::new(Nonsense(7.0))).unwrap();
         assert!((1..5).all(|n| big.admits(n, 0, 0)));
     }

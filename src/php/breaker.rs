@@ -16,7 +16,7 @@ use super::classes::{
     storage_exception_after,
 };
 use super::clock::{Clock, system_now_ms};
-use super::configuration::{Configuration, describe};
+use super::configuration::{Configuration, describe, take_curve_exception, userland_curve_object};
 use super::enums::State;
 use super::events::{PhpEvent, deliver};
 use super::fleet::FleetStorage;
@@ -393,8 +393,17 @@ impl CircuitBreaker {
     }
 
     /// Acquires a permission and delivers the events it caused.
+    /// A ramp curve written in PHP that threw (or returned NAN) admitted the
+    /// call, and its exception goes on to the caller now that the call is
+    /// over: not a `CallRejected`, not a storage failure.
     pub fn acquire(&self) -> Result<Permission, PhpException> {
-        self.with_events(Permission::Permitted, |breaker, now, emit| breaker.acquire(now, emit))
+        let permission = self.with_events(Permission::Permitted, |breaker, now, emit| breaker.acquire(now, emit))?;
+        if userland_curve_object(&self.config.half_open).is_some()
+            && let Some(exception) = take_curve_exception()
+        {
+            return Err(PhpException::new(String::new(), 0, ext_php_rs::zend::ce::exception()).with_object(exception));
+        }
+        Ok(permission)
     }
 
     pub fn register(&self, outcome: Outcome, duration_ms: Option<Millis>) -> Result<(), PhpException> {

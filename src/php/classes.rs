@@ -384,6 +384,12 @@ pub fn new_throwable(class: &ClassEntry, message: &str, previous: Option<&Zval>)
     zval
 }
 
+/// An `UnexpectedValueException`: PHP code called by the extension returned
+/// what it must not (a ramp curve's NAN), ready to throw.
+pub fn unexpected_value(message: &str) -> Zval {
+    new_throwable(spl_class("spl_ce_UnexpectedValueException"), message, None)
+}
+
 /// A `TypeError`, with the exception it stands in for as its previous.
 pub fn type_error(message: &str, previous: Option<&Zval>) -> PhpException {
     let error = new_throwable(ext_php_rs::zend::ce::type_error(), message, previous);

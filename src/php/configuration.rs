@@ -3,12 +3,16 @@
 use std::rc::Rc;
 
 use super::args::{ArrayArg, CurveArg, Float, Int, PolicyArg};
-use super::reentry::refuse_reconstruction;
+use super::reentry::{PerFiber, refuse_reconstruction};
+use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendObject, Zval};
+use ext_php_rs::zend::ExecutorGlobals;
 
-use super::callback::{call_method, overrides};
-use super::classes::{half_open_policy_interface, invalid_configuration, opening_rule_interface, ramp_curve_interface};
+use super::callback::{CallError, call_method, overrides};
+use super::classes::{
+    half_open_policy_interface, invalid_configuration, opening_rule_interface, ramp_curve_interface, unexpected_value,
+};
 use crate::core::config::Config;
 use crate::core::duration::format_float;
 use crate::core::error::ConfigError;
@@ -181,22 +185,48 @@ impl PowerRampCurve {
     }
 }
 
-/// A curve written in PHP, called on every half-open admission.
+/// A curve written in PHP, called on every half-open admission but the first.
 struct UserlandCurve {
     object: Zval,
 }
 
+thread_local! {
+    /// What a curve written in PHP threw, or the error of the NAN it
+    /// returned, in the current call of each fiber: thrown to the caller
+    /// of `acquirePermission()` once the call is over, not left pending
+    /// while the breaker still calls its storage (a storage written in PHP
+    /// would not run then).
+    static CURVE_THREW: PerFiber<Zval> = const { PerFiber::new() };
+}
+
+/// What a ramp curve written in PHP threw in the current call, once.
+pub(super) fn take_curve_exception() -> Option<Zval> {
+    CURVE_THREW.with(PerFiber::take)
+}
+
 impl RampCurve for UserlandCurve {
     fn admission_ratio(&self, progress: f64) -> f64 {
-        let ratio = self
-            .object
-            .object()
-            .and_then(|object| call_method(object, "computeAdmissionRatio", vec![&progress]).ok())
-            .and_then(|ratio| ratio.double().or_else(|| ratio.long().map(|long| long as f64)));
-        // A curve that throws, ends the script or returns nonsense admits
-        // nothing; its exception goes on to the caller, as any exception of
-        // user code.
-        ratio.unwrap_or(f64::NAN)
+        let Some(object) = self.object.object() else {
+            return f64::NAN;
+        };
+        let thrown = match call_method(object, "computeAdmissionRatio", vec![&progress]) {
+            Ok(ratio) => match ratio.double().or_else(|| ratio.long().map(|long| long as f64)) {
+                Some(ratio) if !ratio.is_nan() => return ratio,
+                _ => unexpected_value(&format!(
+                    "{}::computeAdmissionRatio({}) returned NAN: a ratio is a number, 0 to 1 (others are clamped)",
+                    object.get_class_name().unwrap_or_default(),
+                    format_float(progress),
+                )),
+            },
+            Err(CallError::Threw(_)) => match ExecutorGlobals::take_exception().and_then(|e| e.into_zval(false).ok()) {
+                Some(exception) => exception,
+                None => return f64::NAN,
+            },
+            // The script is ending, or nothing could be called: nothing to throw.
+            Err(_) => return f64::NAN,
+        };
+        CURVE_THREW.with(|threw| threw.set(thrown));
+        f64::NAN
     }
 
     fn as_any(&self) -> Option<&dyn std::any::Any> {

@@ -162,7 +162,7 @@ impl HoldsPhpValues for CircuitBreaker {
         buffer.add_all(&self.listener);
         if let Some(userland) = &self.userland {
             buffer.add(&userland.backend.object);
-            buffer.add_all(userland.backend.thrown.borrow().iter().map(|(_, thrown)| thrown));
+            userland.backend.thrown.for_each(|thrown| buffer.add(thrown));
         }
         report_clock(&self.clock, buffer);
     }

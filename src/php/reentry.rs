@@ -90,6 +90,57 @@ impl Drop for Working<'_> {
     }
 }
 
+/// A value for each fiber, set and taken within one call that may suspend
+/// (what a storage or a curve written in PHP threw), so that a fiber never
+/// takes another's. Past `KEPT` values (of fibers that never took theirs),
+/// the oldest is dropped.
+pub struct PerFiber<T> {
+    values: RefCell<Vec<(usize, T)>>,
+}
+
+impl<T> PerFiber<T> {
+    const KEPT: usize = 64;
+
+    pub const fn new() -> Self {
+        Self {
+            values: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Sets the running fiber's value, replacing the one it had.
+    pub fn set(&self, value: T) {
+        let fiber = current_fiber();
+        let mut values = self.values.borrow_mut();
+        values.retain(|(other, _)| *other != fiber);
+        if values.len() >= Self::KEPT {
+            values.remove(0);
+        }
+        values.push((fiber, value));
+    }
+
+    /// Takes the running fiber's value.
+    pub fn take(&self) -> Option<T> {
+        let mut values = self.values.borrow_mut();
+        if values.is_empty() {
+            return None;
+        }
+        let fiber = current_fiber();
+        let index = values.iter().position(|(other, _)| *other == fiber)?;
+        Some(values.swap_remove(index).1)
+    }
+
+    /// Runs `f` on every value held, of every fiber.
+    pub fn for_each(&self, mut f: impl FnMut(&T)) {
+        self.values.borrow().iter().for_each(|(_, value)| f(value));
+    }
+}
+
+impl<T> Default for PerFiber<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 /// Refuses `__construct()` on an object of `T` that is already constructed:
 /// replacing its Rust value would free what a call up the stack still reads
 /// (and a breaker is immutable anyway). Called first in the constructors.

@@ -9,15 +9,13 @@
 //! public function compareAndSet(string $key, ?string $expected, string $value, int $ttl): bool;
 //! ```
 
-use std::cell::RefCell;
-
 use ext_php_rs::convert::IntoZval;
 use ext_php_rs::types::{ArrayKey, ZendHashTable, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
 use super::callback::{CallError, call_method, has_method};
 use super::configuration::describe;
-use super::engine::current_fiber;
+use super::reentry::PerFiber;
 use super::typed::Bytes;
 use crate::core::duration::Millis;
 use crate::storage::StorageError;
@@ -42,12 +40,8 @@ pub struct UserlandKeyValue {
     /// threw: the previous of the `StorageException` that reports the
     /// failure. By fiber, for breakers shared by fibers that await inside
     /// the primitives.
-    pub(super) thrown: RefCell<Vec<(usize, Zval)>>,
+    pub(super) thrown: PerFiber<Zval>,
 }
-
-/// Fibers that ended with an exception of theirs not taken: past this many
-/// entries, the oldest is dropped.
-const THROWN_KEPT: usize = 64;
 
 fn seconds(ttl_ms: Millis) -> i64 {
     (ttl_ms.max(1) + 999) / 1_000
@@ -78,13 +72,7 @@ impl UserlandKeyValue {
                     .and_then(|message| message.string())
                     .unwrap_or_default();
                 if let Some(exception) = exception {
-                    let mut thrown = self.thrown.borrow_mut();
-                    let fiber = current_fiber();
-                    thrown.retain(|(other, _)| *other != fiber);
-                    if thrown.len() >= THROWN_KEPT {
-                        thrown.remove(0);
-                    }
-                    thrown.push((fiber, exception));
+                    self.thrown.set(exception);
                 }
                 Err(StorageError::Userland(format!("{method}() threw {class}: {message}")))
             }
@@ -96,10 +84,7 @@ impl UserlandKeyValue {
 impl UserlandKeyValue {
     /// What the failing primitive of this call threw, once.
     pub fn take_thrown(&self) -> Option<Zval> {
-        let mut thrown = self.thrown.borrow_mut();
-        let fiber = current_fiber();
-        let index = thrown.iter().position(|(other, _)| *other == fiber)?;
-        Some(thrown.swap_remove(index).1)
+        self.thrown.take()
     }
 }
 
@@ -194,7 +179,7 @@ pub fn userland_storage(object: &Zval) -> KvStorage<UserlandKeyValue> {
     KvStorage::new(
         UserlandKeyValue {
             object: object.shallow_clone(),
-            thrown: RefCell::default(),
+            thrown: PerFiber::new(),
         },
         Box::new(|service| key_name(b"", service)),
     )

@@ -62,7 +62,8 @@ try {
 }
 echo 'plain subclass: ', $plain->getState()->value, "\n";
 
-// A curve of ours whose computation is overridden.
+// A curve of ours whose computation is overridden: asked for every call
+// of the half-open state but the first, which always tests the service.
 final class ClosedDoorCurve extends PowerRampCurve
 {
     public int $asked = 0;
@@ -110,7 +111,7 @@ Zeusi\CircuitBreaker\Exception\CallNotPermittedException: Circuit 'payments' is 
 Zeusi\CircuitBreaker\Exception\CallNotPermittedException: Circuit 'payments' is closed: this call was not permitted
 down, registered through the override: failure
 plain subclass: open
-overridden curve: 0 of 20 permitted, asked 20 times
+overridden curve: 1 of 20 permitted, asked 19 times
 LogicException: breaker down, previous: NULL
 LogicException: breaker down, previous: NULL
 registered: []
