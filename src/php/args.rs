@@ -36,6 +36,7 @@ unsafe extern "C" {
     fn zend_parse_arg_double_slow(arg: *mut zval, dest: *mut f64, arg_num: u32) -> bool;
     fn zend_parse_arg_str_slow(arg: *mut zval, dest: *mut *mut zend_string, arg_num: u32) -> bool;
     fn zend_argument_type_error(arg_num: u32, format: *const c_char, ...);
+    fn zend_argument_error(error_ce: *mut ext_php_rs::ffi::zend_class_entry, arg_num: u32, format: *const c_char, ...);
     fn zend_zval_type_name(arg: *const zval) -> *const c_char;
     fn zend_type_to_string(ty: zend_type) -> *mut zend_string;
     fn zend_is_callable_ex(
@@ -121,6 +122,20 @@ impl Argument {
     /// its way, as `zend_wrong_parameter_error` does.
     fn type_error(&self, value: &Zval) {
         if ExecutorGlobals::has_exception() {
+            return;
+        }
+        if let Some(class) = super::engine::unconstructed::unconstructed_class(value) {
+            let message = std::ffi::CString::new(super::engine::unconstructed::not_constructed(&class).replace('\0', ""))
+                .unwrap_or_default();
+            // SAFETY: PHP's `Error` class, and a NUL-terminated message passed through "%s".
+            unsafe {
+                zend_argument_error(
+                    std::ptr::from_ref(ext_php_rs::zend::ce::error()).cast_mut(),
+                    self.number,
+                    c"%s".as_ptr(),
+                    message.as_ptr(),
+                );
+            }
             return;
         }
         // SAFETY: the type of an argument of a registered function; the

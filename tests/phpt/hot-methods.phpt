@@ -105,8 +105,8 @@ callable: array(0) {
 }
 first-class callable: bool(true)
 reflection: NULL
-unconstructed acquire: Exception: Failed to retrieve reference to `$this`
-unconstructed success: Exception: Failed to retrieve reference to `$this`
+unconstructed acquire: Error: Unconstructed::acquirePermission(): the Unconstructed object was not constructed (made without calling its constructor, as ReflectionClass::newInstanceWithoutConstructor() does): create it with new, or call parent::__construct() from a subclass's constructor
+unconstructed success: Error: Unconstructed::registerSuccess(): the Unconstructed object was not constructed (made without calling its constructor, as ReflectionClass::newInstanceWithoutConstructor() does): create it with new, or call parent::__construct() from a subclass's constructor
 unconstructed success, a word: TypeError: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess(): Argument #1 ($duration) must be of type ?float, string given
 unconstructed acquire, an argument: ArgumentCountError: Zeusi\CircuitBreaker\CircuitBreaker::acquirePermission() expects exactly 0 arguments, 1 given
 subclass acquire: bool(true)
