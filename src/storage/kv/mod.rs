@@ -229,6 +229,12 @@ struct OpenCircuits {
     prefix: Vec<u8>,
 }
 
+/// How many services an object remembers the state of at most (then it
+/// starts over): forgetting one costs its next record a read of the state,
+/// as in the Redis storage (`redis::memory`). A long-lived worker calling
+/// ever new names (one per tenant, say) must not grow without end.
+const MAX_SEEN: usize = 4_096;
+
 /// The `Storage` operations composed from the primitives of `K`.
 pub struct KvStorage<K> {
     pub backend: K,
@@ -267,7 +273,16 @@ impl<K: KeyValue> KvStorage<K> {
     }
 
     fn saw(&self, service: &[u8], state: CircuitState) -> CircuitState {
-        self.seen.borrow_mut().insert(service.to_vec(), state);
+        let mut seen = self.seen.borrow_mut();
+        match seen.get_mut(service) {
+            Some(known) => *known = state,
+            None => {
+                if seen.len() >= MAX_SEEN {
+                    seen.clear();
+                }
+                seen.insert(service.to_vec(), state);
+            }
+        }
         state
     }
 
