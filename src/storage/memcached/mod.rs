@@ -107,6 +107,11 @@ impl MemcachedKeyValue {
         format!("memcached {}", addresses.join(","))
     }
 
+    /// The address of the server that holds the keys of `service`.
+    pub fn address_of(&self, service: &[u8]) -> &str {
+        &self.server(super::kv::shard_of(service)).address
+    }
+
     /// The server of `shard`.
     fn server(&self, shard: u64) -> &Server {
         let placed = self
