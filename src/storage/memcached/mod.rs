@@ -136,7 +136,14 @@ impl MemcachedKeyValue {
             _ => now + self.timeout,
         };
         with_deadline(deadline, || {
-            with_connection(&CONNECTIONS, &server.connection_key, server, run)
+            with_connection(&CONNECTIONS, &server.connection_key, server, |connection| {
+                match run(connection) {
+                    Err(ProtocolError::Oversized { key, length, cas }) => {
+                        Err(Self::remove_oversized(server, connection, &key, length, cas))
+                    }
+                    done => done,
+                }
+            })
         })
         .map_err(|failure| match failure {
             Failure::BackingOff(wait) => StorageError::Unavailable(format!(
@@ -145,6 +152,9 @@ impl MemcachedKeyValue {
                 wait.as_millis()
             )),
             Failure::Server(error) if error.is_timeout() => StorageError::Timeout(server.timeout.as_millis() as u64),
+            Failure::Server(ProtocolError::OversizedRemoved(what)) => {
+                StorageError::Unavailable(format!("memcached at {}: {what}", server.address))
+            }
             Failure::Server(ProtocolError::Refused { command, answer }) => {
                 StorageError::Unavailable(format!("memcached at {} refused {command}: {answer}", server.address))
             }
@@ -152,6 +162,36 @@ impl MemcachedKeyValue {
                 StorageError::Unavailable(format!("memcached at {} failed: {error}", server.address))
             }
         })
+    }
+
+    /// `connection` stopped at a value over the limit, the rest of the answer
+    /// unread: a new connection, in step, takes its place, and removes the
+    /// value unless it changed meanwhile (within the call's deadline, as
+    /// every round trip). No byte of the value is read, nor quoted.
+    #[cold]
+    fn remove_oversized(
+        server: &Server,
+        connection: &mut Connection,
+        key: &[u8],
+        length: u64,
+        cas: u64,
+    ) -> ProtocolError {
+        let mut fresh = match Connection::connect(&server.address, server.timeout) {
+            Ok(fresh) => fresh,
+            Err(error) => return error,
+        };
+        let outcome = match fresh.remove_if_unchanged(key, cas) {
+            Ok(true) => "removed".to_owned(),
+            Ok(false) => "changed meanwhile, left as it is".to_owned(),
+            Err(error) if error.breaks_connection() => return error,
+            Err(error) => format!("could not be removed: {error}"),
+        };
+        *connection = fresh;
+        ProtocolError::OversizedRemoved(format!(
+            "key {} held {length} bytes, more than the {} a breaker reads: {outcome}",
+            key.escape_ascii(),
+            protocol::MAX_VALUE_BYTES
+        ))
     }
 
     /// After `incr` found no key: creates it at 1, or, when another process
