@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use blob::HostCounts;
 
 use super::memory::ExpiryClock;
-use super::shm::{BoundCircuit, CircuitMemo, GENERATION_MASK, SLOTS, SharedMemoryStorage};
+use super::shm::{BoundCircuit, CircuitMemo, GENERATION_MASK, RecordKind, SLOTS, SharedMemoryStorage};
 use super::{
     CallCounters, HostWindow, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, Storage, StorageError,
 };
@@ -40,8 +40,10 @@ use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
 use crate::core::window::WindowGeometry;
 
-/// The marker after the host prefix of the tier's own records: a NUL, which
-/// a prefix given in PHP may hold but no one writes by accident.
+/// The marker after the host prefix of the tier's own records. The records
+/// are of the tier's kind (`shm::RecordKind::Tier`): no prefix given in PHP
+/// reaches them, this marker included; it only names them for a reader of
+/// the segment.
 const HOST_PREFIX_MARKER: &[u8] = b"\0fleet\0";
 
 /// How many services a storage object keeps what it learnt of (then it
@@ -231,8 +233,9 @@ impl FleetStorage {
         let host_clock = Rc::clone(&clock);
         Self {
             fleet,
-            host: SharedMemoryStorage::new(
+            host: SharedMemoryStorage::of_kind(
                 host.segment(),
+                RecordKind::Tier,
                 [host.prefix(), HOST_PREFIX_MARKER].concat(),
                 Box::new(move || host_clock()),
             ),
