@@ -68,10 +68,17 @@ const LONGEST_RETRY_MS: Millis = 8_000;
 /// the host record only has to outlive the calls (it is reused only idle).
 const FOLLOWED_STATE_TTL_MS: Millis = 2 * 86_400_000;
 
-/// How many hosts a host remembers between syncs for a store that keeps
-/// the list apart (Memcached); a larger fleet is read one sync late for
-/// the rest.
-const MAX_KNOWN_HOSTS: usize = 256;
+/// How many hosts' windows a host reads at a sync from a store that keeps
+/// the list of hosts apart (Memcached), itself included: the hosts it
+/// remembers from the last sync, in the order they joined the list. Past
+/// that, the others' outcomes are not counted by this host, which says so
+/// once (`StorageFailed`).
+pub const MAX_KNOWN_HOSTS: usize = 256;
+
+/// How many hosts the list of a circuit's hosts holds at most (Memcached):
+/// a sync that finds it longer cuts it to this (a host cut off joins again
+/// at its next sync).
+pub const MAX_LISTED_HOSTS: usize = 1_024;
 
 /// The meaning of the plain words of an `F` record: one place for all.
 #[derive(Clone, Copy)]
@@ -104,6 +111,8 @@ enum Word {
     FleetGeneration = 11,
     /// How many hosts are in `KnownHosts`.
     KnownHostCount = 12,
+    /// 1 while the store lists more hosts than `MAX_KNOWN_HOSTS`: said once.
+    TooManyHosts = 13,
     /// The other hosts' totals by slot, `SLOTS` words.
     Others = 16,
     /// The hosts the store listed at the last sync, `MAX_KNOWN_HOSTS` words.
@@ -163,8 +172,13 @@ impl Control {
             .collect()
     }
 
-    fn set_known_hosts(&self, hosts: &[u64]) {
-        let hosts = &hosts[..hosts.len().min(MAX_KNOWN_HOSTS)];
+    /// Keeps the hosts `listed` whose windows the next sync reads: this host
+    /// `own` first when listed (so that it does not append itself again),
+    /// then the others in the list's order, `MAX_KNOWN_HOSTS` in all.
+    fn set_known_hosts(&self, listed: &[u64], own: u64) {
+        let mut hosts: Vec<u64> = listed.iter().copied().filter(|&host| host == own).take(1).collect();
+        hosts.extend(listed.iter().copied().filter(|&host| host != own));
+        hosts.truncate(MAX_KNOWN_HOSTS);
         for (index, host) in hosts.iter().enumerate() {
             self.at(Word::KnownHosts, index).store(*host, Ordering::Relaxed);
         }
@@ -435,7 +449,8 @@ impl FleetStorage {
         self.recovered(control, now);
         if let Some(listed) = &view.listed_hosts {
             // A list that lost this host (expired) gets it again next sync.
-            control.set_known_hosts(listed);
+            control.set_known_hosts(listed, host);
+            self.count_listed(service, control, listed.len(), view.hosts.len());
         }
         let Some(fleet_state) = self.restore_if_forgotten(service, control, view.state, now)? else {
             return Ok(());
@@ -465,6 +480,26 @@ impl FleetStorage {
             control.set(Word::NextSyncAt, now.max(0) as u64);
         }
         Ok(())
+    }
+
+    /// Says once, while the store lists more hosts than a host reads the
+    /// windows of, that the others' outcomes are left out here. Only once
+    /// this host read as many windows as it can, all there (`read`, itself
+    /// included): a list that still holds hosts gone, which syncs prune from
+    /// its start, is no larger fleet.
+    fn count_listed(&self, service: &[u8], control: &Control, listed: usize, read: usize) {
+        if listed <= MAX_KNOWN_HOSTS {
+            if control.get(Word::TooManyHosts) != 0 {
+                control.set(Word::TooManyHosts, 0);
+            }
+            return;
+        }
+        if read >= MAX_KNOWN_HOSTS && control.swap(Word::TooManyHosts, 0, 1) {
+            self.notices.borrow_mut().push(Notice::StorageFailed(StorageError::Full(format!(
+                "the fleet store lists {listed} hosts for circuit '{}', more than the {MAX_KNOWN_HOSTS} a host reads the windows of: this host counts the outcomes of {MAX_KNOWN_HOSTS} of them, itself included",
+                service.escape_ascii()
+            ))));
+        }
     }
 
     /// The state to follow when the fleet store answers `fleet`. A store
