@@ -127,8 +127,11 @@ impl SharedMemoryStorage {
     fn owner(&self) -> u64 {
         *self.owner.get_or_init(|| match self.kind {
             RecordKind::Circuit => hashes(&self.prefix).1,
-            // A tier's records count apart from those of any prefix.
-            RecordKind::Tier => hashes(&[b"\xfftier\0".as_slice(), &self.prefix].concat()).1,
+            // A tier's records count apart from those of any prefix:
+            // finding a prefix whose hash is another's with these bits
+            // flipped takes a preimage of SipHash; an even mask keeps the
+            // hash odd, never 0.
+            RecordKind::Tier => hashes(&self.prefix).1 ^ 0x7469_6572_0000_0000,
         })
     }
 
