@@ -182,3 +182,24 @@ fn a_state_read_by_another_object_is_seen_before_counting_again() {
         .unwrap();
     assert_eq!(state.generation, 1, "counted again in the current generation");
 }
+
+#[test]
+fn the_states_an_object_remembers_are_bounded_however_many_services_it_serves() {
+    let clock = Rc::new(Cell::new(T0));
+    let storage = storage(&clock);
+    let config = config(vec![OpeningRule::failure_rate(50.0, 4).unwrap()]);
+    for index in 0..3 * MAX_SEEN {
+        let service = format!("service-{index}");
+        let breaker = Breaker {
+            service: service.as_bytes(),
+            config: &config,
+            storage: &storage,
+        };
+        breaker.acquire(T0, &mut |_| {});
+        breaker.register(Outcome::Success, None, T0, &mut |_| {});
+        assert!(storage.seen.borrow().len() <= MAX_SEEN, "after {index} services");
+    }
+    // The service of the last call is still remembered: its next record
+    // needs no read of the state.
+    assert!(storage.seen.borrow().contains_key(b"service-12287".as_slice()));
+}
