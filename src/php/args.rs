@@ -125,8 +125,9 @@ impl Argument {
             return;
         }
         if let Some(class) = super::engine::unconstructed::unconstructed_class(value) {
-            let message = std::ffi::CString::new(super::engine::unconstructed::not_constructed(&class).replace('\0', ""))
-                .unwrap_or_default();
+            let message =
+                std::ffi::CString::new(super::engine::unconstructed::not_constructed(&class).replace('\0', ""))
+                    .unwrap_or_default();
             // SAFETY: PHP's `Error` class, and a NUL-terminated message passed through "%s".
             unsafe {
                 zend_argument_error(

@@ -81,10 +81,15 @@ fn throw_error(message: String) {
 pub fn throw_not_constructed(frame: &mut ExecuteData) {
     // SAFETY: `func` is the live `zend_function` of this call; its name is
     // a zend_string of the class's function table.
-    let method = unsafe { frame.func.as_ref().and_then(|func| func.common.function_name.cast::<ZendStr>().as_ref()) }
-        .and_then(|name| name.as_str().ok())
-        .unwrap_or("a method")
-        .to_owned();
+    let method = unsafe {
+        frame
+            .func
+            .as_ref()
+            .and_then(|func| func.common.function_name.cast::<ZendStr>().as_ref())
+    }
+    .and_then(|name| name.as_str().ok())
+    .unwrap_or("a method")
+    .to_owned();
     let class = frame
         .get_self()
         .map(|this| this.get_class_name().unwrap_or_default())
@@ -112,7 +117,9 @@ unsafe extern "C" fn checked(execute_data: *mut zend_execute_data, return_value:
                 .methods
                 .get(&(common.scope as usize, common.function_name as usize))
                 .copied();
-            let constructed = this_handlers.and_then(|handlers| guards.reads.get(&handlers)).map(|reads| reads.constructed);
+            let constructed = this_handlers
+                .and_then(|handlers| guards.reads.get(&handlers))
+                .map(|reads| reads.constructed);
             (original, constructed)
         }
         Err(_) => (None, None),
@@ -140,12 +147,19 @@ unsafe extern "C" fn read_property<T: RegisteredClass>(
 ) -> *mut zval {
     // SAFETY: the engine passes a live object, whose handlers are static,
     // and the property name as a live zend_string.
-    let (this, name) = unsafe { (object.as_ref(), member.cast::<ZendStr>().as_ref().and_then(|name| name.as_str().ok())) };
-    let Some(reads) = GUARDS
-        .read()
-        .ok()
-        .and_then(|guards| guards.as_ref()?.reads.get(&(unsafe { (*object).handlers } as usize)).copied())
-    else {
+    let (this, name) = unsafe {
+        (
+            object.as_ref(),
+            member.cast::<ZendStr>().as_ref().and_then(|name| name.as_str().ok()),
+        )
+    };
+    let Some(reads) = GUARDS.read().ok().and_then(|guards| {
+        guards
+            .as_ref()?
+            .reads
+            .get(&(unsafe { (*object).handlers } as usize))
+            .copied()
+    }) else {
         // SAFETY: as above: the engine's own arguments.
         return unsafe { zend_std_read_property(object, member, type_, cache_slot, rv) };
     };
@@ -198,7 +212,7 @@ impl Guards {
                 // An inherited method is the engine's copy of the parent's,
                 // made before it was guarded, or the parent's own, guarded already.
                 if let Some(original) = function.internal_function.handler
-                    && original as *const () as usize != checked as *const () as usize
+                    && !std::ptr::eq(original as *const (), checked as *const ())
                 {
                     self.methods
                         .insert((common.scope as usize, common.function_name as usize), original);
