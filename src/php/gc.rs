@@ -24,6 +24,7 @@ use super::configuration::{Configuration, RampPolicy};
 use super::events::{CircuitOpened, OpeningCause, StorageFailed};
 use super::execution::ProtectingBreaker;
 use super::execution::{Attempt, CallExecutor, CallGate, CallbackOutcomeClassifier};
+use super::fleet::FleetStorage;
 use super::storage::InMemoryStorage;
 
 /// `zend_get_gc_buffer` (Zend/zend_gc.h): the per-request buffer a `get_gc`
@@ -139,6 +140,7 @@ pub fn install_handlers() {
     install::<Configuration>();
     install::<RampPolicy>();
     install::<InMemoryStorage>();
+    install::<FleetStorage>();
     install::<CallExecutor>();
     install::<CallGate>();
     install::<Attempt>();
@@ -165,6 +167,12 @@ impl HoldsPhpValues for CircuitBreaker {
             userland.backend.thrown.for_each(|thrown| buffer.add(thrown));
         }
         report_clock(&self.clock, buffer);
+    }
+}
+
+impl HoldsPhpValues for FleetStorage {
+    fn report(&self, buffer: &mut GcBuffer) {
+        buffer.add(&self.store);
     }
 }
 
