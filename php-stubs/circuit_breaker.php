@@ -655,7 +655,15 @@ namespace Zeusi\CircuitBreaker\Status {
 
 namespace Zeusi\CircuitBreaker\Exception {
 
-    class CallNotPermittedException extends \RuntimeException
+    /**
+     * Implemented by every exception class of the extension: catch it to catch them all.
+     * Misuse of the API is PHP's own TypeError, ValueError or LogicException, not covered.
+     */
+    interface CircuitBreakerExceptionInterface extends \Throwable
+    {
+    }
+
+    class CallNotPermittedException extends \RuntimeException implements CircuitBreakerExceptionInterface
     {
         protected $retryAfter = null;
         protected $service = '';
@@ -669,12 +677,12 @@ namespace Zeusi\CircuitBreaker\Exception {
         public function getRetryAfter(): ?float {}
     }
 
-    class StorageException extends \RuntimeException
+    class StorageException extends \RuntimeException implements CircuitBreakerExceptionInterface
     {
     }
 
     /** The message names the parameter, its value and its limits. */
-    class InvalidConfigurationException extends \InvalidArgumentException
+    class InvalidConfigurationException extends \InvalidArgumentException implements CircuitBreakerExceptionInterface
     {
     }
 }
