@@ -26,10 +26,16 @@ namespace Zeusi\CircuitBreaker {
         /** Whether the service may be called now. */
         public function acquirePermission(): bool;
 
-        /** @param float|null $duration seconds the call took, null when unknown */
+        /**
+         * @param float|null $duration seconds the call took, null when unknown
+         * @throws \ValueError for a duration that is negative, NAN or infinite
+         */
         public function registerSuccess(?float $duration = null): void;
 
-        /** @param float|null $duration seconds the call took, null when unknown */
+        /**
+         * @param float|null $duration seconds the call took, null when unknown
+         * @throws \ValueError for a duration that is negative, NAN or infinite
+         */
         public function registerFailure(?float $duration = null): void;
 
         /**
