@@ -527,10 +527,8 @@ namespace Zeusi\CircuitBreaker\Event {
      */
     class CircuitForced implements EventInterface
     {
-        /** Read-only. */
-        public $duration;
-        /** Read-only. */
-        public $state;
+        public readonly float $duration;
+        public readonly \Zeusi\CircuitBreaker\State $state;
 
         /** Made by the breaker: calling it throws. */
         public function __construct() {}
@@ -599,30 +597,18 @@ namespace Zeusi\CircuitBreaker\Status {
      */
     class CircuitStatus
     {
-        /** Read-only. */
-        public $backoffLevel;
-        /** Read-only. */
-        public $calls;
-        /** Read-only. */
-        public $counters;
-        /** Read-only. */
-        public $failures;
-        /** Read-only. */
-        public $forced;
-        /** Read-only. */
-        public $openDuration;
-        /** Read-only. */
-        public $remaining;
-        /** Read-only. */
-        public $service;
-        /** Read-only. */
-        public $since;
-        /** Read-only. */
-        public $slowCalls;
-        /** Read-only. */
-        public $state;
-        /** Read-only. */
-        public $until;
+        public readonly int $backoffLevel;
+        public readonly ?int $calls;
+        public readonly ?array $counters;
+        public readonly ?int $failures;
+        public readonly bool $forced;
+        public readonly ?float $openDuration;
+        public readonly ?float $remaining;
+        public readonly string $service;
+        public readonly ?\DateTimeImmutable $since;
+        public readonly ?array $slowCalls;
+        public readonly \Zeusi\CircuitBreaker\State $state;
+        public readonly ?\DateTimeImmutable $until;
 
         /** Made by a breaker or a storage: calling it throws. */
         public function __construct() {}
