@@ -267,7 +267,8 @@ namespace Zeusi\CircuitBreaker\Storage {
     class MemcachedStorage implements StorageInterface
     {
         /**
-         * @param string|list<string>|\Memcached|null $servers 'host:port', or several; '127.0.0.1:11211' by default.
+         * @param string|list<string>|\Memcached|null $servers 'host[:port]' (port 11211 when left out; '[::1]:11211'
+         *        for IPv6), or several; '127.0.0.1:11211' by default.
          *        Or a \Memcached: its TCP servers (getServerList(), in order) and its OPT_PREFIX_KEY,
          *        put before $prefix; the storage opens its own connections
          * @param float $timeout seconds a whole call (acquirePermission(), a register, getState()) may take, connecting and every round trip included (0.001 to 60)
