@@ -324,6 +324,10 @@ namespace Zeusi\CircuitBreaker\Storage {
 
 namespace Zeusi\CircuitBreaker\Opening {
 
+    /**
+     * Closed: implemented only by the rules below. The extension evaluates them natively, on every
+     * call and in every storage; a Configuration refuses a class of your own that implements it.
+     */
     interface OpeningRuleInterface
     {
     }
@@ -395,6 +399,11 @@ namespace Zeusi\CircuitBreaker\Opening {
 
 namespace Zeusi\CircuitBreaker\HalfOpen {
 
+    /**
+     * Closed: implemented only by RampPolicy and PermittedCallsPolicy, which the extension runs
+     * natively; a Configuration refuses a class of your own that implements it. A ramp takes any
+     * RampCurveInterface, yours included.
+     */
     interface HalfOpenPolicyInterface
     {
         /** The longest the half-open state lasts, in seconds. */
