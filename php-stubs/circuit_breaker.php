@@ -392,8 +392,11 @@ namespace Zeusi\CircuitBreaker\Opening {
         public readonly int $matchingOutcomes;
         public readonly \Zeusi\CircuitBreaker\Opening\OpeningRuleInterface $openingRule;
 
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError unless 0 <= matchingOutcomes <= evaluatedOutcomes
+         */
+        public function __construct(\Zeusi\CircuitBreaker\Opening\OpeningRuleInterface $openingRule, int $matchingOutcomes, int $evaluatedOutcomes) {}
     }
 }
 
@@ -489,8 +492,11 @@ namespace Zeusi\CircuitBreaker\Event {
         public readonly \Zeusi\CircuitBreaker\Opening\OpeningCause $openingCause;
         public readonly \Zeusi\CircuitBreaker\State $previousState;
 
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite, a previousState other than Closed or HalfOpen, an openDuration not above 0
+         */
+        public function __construct(string $service, float $time, \Zeusi\CircuitBreaker\State $previousState, \Zeusi\CircuitBreaker\Opening\OpeningCause $openingCause, float $openDuration) {}
 
         public function getService(): string {}
 
@@ -499,8 +505,11 @@ namespace Zeusi\CircuitBreaker\Event {
 
     class CircuitHalfOpened implements EventInterface
     {
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite
+         */
+        public function __construct(string $service, float $time) {}
 
         public function getService(): string {}
 
@@ -509,8 +518,11 @@ namespace Zeusi\CircuitBreaker\Event {
 
     class CircuitClosed implements EventInterface
     {
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite
+         */
+        public function __construct(string $service, float $time) {}
 
         public function getService(): string {}
 
@@ -522,8 +534,11 @@ namespace Zeusi\CircuitBreaker\Event {
     {
         public readonly \Zeusi\CircuitBreaker\State $state;
 
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite, a state other than Open or HalfOpen
+         */
+        public function __construct(string $service, float $time, \Zeusi\CircuitBreaker\State $state) {}
 
         public function getService(): string {}
 
@@ -540,8 +555,11 @@ namespace Zeusi\CircuitBreaker\Event {
         public readonly float $duration;
         public readonly \Zeusi\CircuitBreaker\State $state;
 
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite, a state other than Open or Closed, a duration not above 0
+         */
+        public function __construct(string $service, float $time, \Zeusi\CircuitBreaker\State $state, float $duration) {}
 
         public function getService(): string {}
 
@@ -551,8 +569,11 @@ namespace Zeusi\CircuitBreaker\Event {
     /** An operator reset the circuit; emitted by the breaker that stored it. */
     class CircuitReset implements EventInterface
     {
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite
+         */
+        public function __construct(string $service, float $time) {}
 
         public function getService(): string {}
 
@@ -562,8 +583,11 @@ namespace Zeusi\CircuitBreaker\Event {
     /** A FleetStorage host works with its fleet store again: once per host, after its StorageFailed. */
     class StorageRecovered implements EventInterface
     {
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite
+         */
+        public function __construct(string $service, float $time) {}
 
         public function getService(): string {}
 
@@ -575,8 +599,11 @@ namespace Zeusi\CircuitBreaker\Event {
     {
         public readonly \Zeusi\CircuitBreaker\Exception\StorageException $exception;
 
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite
+         */
+        public function __construct(string $service, float $time, \Zeusi\CircuitBreaker\Exception\StorageException $exception) {}
 
         public function getService(): string {}
 

@@ -19,10 +19,12 @@ use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, ZendStr, Zva
 use ext_php_rs::zend::{ClassEntry, ExecutorGlobals};
 
 use super::classes::{
-    CIRCUIT_BREAKER_INTERFACE, EVENT_LISTENER_INTERFACE, OUTCOME_CLASSIFIER_INTERFACE, clock_interface,
-    half_open_policy_interface, ramp_curve_interface, storage_interface,
+    CIRCUIT_BREAKER_INTERFACE, EVENT_LISTENER_INTERFACE, OUTCOME_CLASSIFIER_INTERFACE, STORAGE_EXCEPTION,
+    clock_interface, half_open_policy_interface, opening_rule_interface, ramp_curve_interface, storage_interface,
 };
 use super::configuration::Configuration;
+use super::enums::State;
+use super::events::OpeningCause;
 
 // The engine's argument parsing, exported by every PHP 8.1+ binary. The
 // `_slow` variants are what `Z_PARAM_LONG` & co. call for a value that is
@@ -467,6 +469,37 @@ object_arg!(
     OUTCOME_CLASSIFIER_INTERFACE.get()
 );
 object_arg!(ThrowableArg, "Throwable", ext_php_rs::zend::ce::throwable());
+object_arg!(
+    OpeningRuleArg,
+    "Zeusi\\CircuitBreaker\\Opening\\OpeningRuleInterface",
+    opening_rule_interface()
+);
+object_arg!(
+    StorageExceptionArg,
+    "Zeusi\\CircuitBreaker\\Exception\\StorageException",
+    STORAGE_EXCEPTION.get()
+);
+object_arg!(
+    OpeningCauseArg,
+    "Zeusi\\CircuitBreaker\\Opening\\OpeningCause",
+    |object| ZendClassObject::<OpeningCause>::from_zend_obj(object).is_some()
+);
+
+/// A case of `State`.
+pub struct StateArg(pub State);
+
+impl<'a> FromZval<'a> for StateArg {
+    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\State");
+    fn from_zval(zval: &'a Zval) -> Option<Self> {
+        match zval.object().and(State::from_zval(zval)) {
+            Some(state) => Some(Self(state)),
+            None => {
+                reject(zval);
+                None
+            }
+        }
+    }
+}
 
 /// A `Configuration`, with the PHP object kept for its rule objects.
 pub struct ConfigurationArg<'a>(pub &'a Zval, pub &'a Configuration);
