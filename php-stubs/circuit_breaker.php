@@ -647,8 +647,29 @@ namespace Zeusi\CircuitBreaker\Status {
         public readonly \Zeusi\CircuitBreaker\State $state;
         public readonly ?\DateTimeImmutable $until;
 
-        /** Made by a breaker or a storage: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties, for the tests of code that reads statuses (a FailFast
+         * middleware, a metrics page): breakers and storages build theirs. $remaining left null
+         * with an $until is counted from now, on the system clock; $calls and $failures go together.
+         * @param list<array{slowCallDuration: float, calls: int}>|null $slowCalls
+         * @param array{callsPermitted: int, callsRejected: int, successes: int, failures: int, slowCalls: int, openings: int}|null $counters
+         * @throws \ValueError for a value out of its limits (a negative count or duration, failures above calls,
+         *                     a remaining without until, an array of another shape)
+         */
+        public function __construct(
+            string $service,
+            \Zeusi\CircuitBreaker\State $state,
+            bool $forced = false,
+            ?\DateTimeImmutable $since = null,
+            ?\DateTimeImmutable $until = null,
+            ?float $remaining = null,
+            ?float $openDuration = null,
+            int $backoffLevel = 0,
+            ?int $calls = null,
+            ?int $failures = null,
+            ?array $slowCalls = null,
+            ?array $counters = null,
+        ) {}
     }
 
     /**

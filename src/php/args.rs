@@ -485,6 +485,13 @@ object_arg!(
     |object| ZendClassObject::<OpeningCause>::from_zend_obj(object).is_some()
 );
 
+object_arg!(
+    /// A `DateTimeImmutable`.
+    DateArg,
+    "DateTimeImmutable",
+    |object| instance_of_named(object, "DateTimeImmutable")
+);
+
 /// A case of `State`.
 pub struct StateArg(pub State);
 
