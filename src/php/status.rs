@@ -125,6 +125,12 @@ pub fn list_circuits(storage: &dyn Storage, prefix: &[u8], now: Millis) -> Resul
 }
 
 impl CircuitStatus {
+    /// The objects it holds, for the cycle collector (`gc.rs`).
+    pub(super) fn report_values(&self, buffer: &mut super::gc::GcBuffer) {
+        buffer.add(&self.since);
+        buffer.add(&self.until);
+    }
+
     pub fn service_bytes(&self) -> Option<&[u8]> {
         self.service.zend_str().map(|service| service.as_bytes())
     }
