@@ -89,8 +89,8 @@ success, named: NULL
 success, unknown named: Error: Unknown named parameter $time
 success, a word: TypeError: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess(): Argument #1 ($duration) must be of type ?float, string given
 success, an array: TypeError: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess(): Argument #1 ($duration) must be of type ?float, array given
-success, negative: Zeusi\CircuitBreaker\Exception\InvalidConfigurationException: Invalid duration: -1 given, expected null or a finite number of seconds, at least 0
-success, infinite: Zeusi\CircuitBreaker\Exception\InvalidConfigurationException: Invalid duration: INF given, expected null or a finite number of seconds, at least 0
+success, negative: ValueError: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess(): Argument #1 ($duration) must be null or a finite number of seconds, at least 0, -1 given
+success, infinite: ValueError: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess(): Argument #1 ($duration) must be null or a finite number of seconds, at least 0, INF given
 success, two arguments: ArgumentCountError: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess() expects at most 1 argument, 2 given
 failure: NULL
 failure, a duration: NULL

@@ -8,6 +8,7 @@
 
 mod cluster;
 mod connection;
+mod dsn;
 mod keys;
 mod listing;
 mod memory;
@@ -48,7 +49,7 @@ pub enum RedisConfigError {
 pub fn parse_dsn(dsn: &str) -> Result<ConnectionInfo, RedisConfigError> {
     let info = dsn
         .into_connection_info()
-        .map_err(|error| RedisConfigError::Dsn(format!("'{dsn}': {error}")))?;
+        .map_err(|error| RedisConfigError::Dsn(format!("'{dsn}' {}", dsn::why_refused(dsn, &error))))?;
     if let ConnectionAddr::TcpTls { insecure: true, .. } = info.addr() {
         return Err(RedisConfigError::Dsn(format!(
             "'{dsn}': certificate verification cannot be turned off (#insecure)"
