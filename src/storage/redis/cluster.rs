@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use redis::{ConnectionAddr, ConnectionInfo, ErrorKind, RedisResult, ServerErrorKind, Value};
 
-use super::connection::{CONNECTIONS, Connection};
+use super::connection::{CONNECTIONS, Connection, SLOT_MAP_REPLY_LIMIT};
 use super::{CallError, on_node, pool_key};
 use crate::storage::persistent::backing_off;
 
@@ -155,6 +155,7 @@ fn owner(
                 continue;
             }
             let answer = on_node(&info, timeout, deadline, &|connection: &mut Connection| {
+                connection.limit_replies(SLOT_MAP_REPLY_LIMIT);
                 redis::cmd("CLUSTER").arg("SLOTS").query::<Value>(connection)
             });
             match answer.map(|answer| parse_slots(&answer, &node)) {

@@ -40,8 +40,11 @@ return value
 });
 
 /// Removes what another client left at the keys of a service: a state key
-/// (KEYS[1]) that is not a hash, the state if it still is ARGV[1] (unless
-/// empty), a counter (KEYS[2], ...) that is not a string holding a number.
+/// (KEYS[1]) that is not a hash, a state longer than ARGV[3] bytes, the
+/// state if it still is ARGV[2] (when ARGV[1] is 1: an empty state too), a
+/// counter (KEYS[2], ...) that is not a string holding a number of at most
+/// ARGV[4]. A value is read back only when short (a long one by its
+/// length: the reply stays small, and says nothing of what it held).
 /// Returns what it removed.
 pub static REPAIR: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
@@ -49,23 +52,40 @@ pub static REPAIR: LazyLock<Script> = LazyLock::new(|| {
 local removed = {}
 local function held(key, kind)
     if kind == 'string' then
-        return "the string '" .. redis.call('GETRANGE', key, 0, 63) .. "'"
+        local length = redis.call('STRLEN', key)
+        if length > 64 then
+            return 'a string of ' .. length .. ' bytes'
+        end
+        return "the string '" .. redis.call('GET', key) .. "'"
     end
     return 'a ' .. kind
+end
+local function counter(key)
+    if redis.call('STRLEN', key) > 16 then
+        return false
+    end
+    local value = redis.call('GET', key)
+    return string.match(value, '^%d+$') ~= nil and tonumber(value) <= tonumber(ARGV[4])
 end
 for i, key in ipairs(KEYS) do
     local kind = redis.call('TYPE', key)['ok']
     if i == 1 and kind ~= 'hash' and kind ~= 'none' then
         removed[#removed + 1] = key .. ' held ' .. held(key, kind) .. ', not a hash'
         redis.call('DEL', key)
-    elseif i > 1 and kind ~= 'none' and (kind ~= 'string' or not string.match(redis.call('GET', key), '^%d%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?%d?$')) then
+    elseif i > 1 and kind ~= 'none' and (kind ~= 'string' or not counter(key)) then
         removed[#removed + 1] = key .. ' held ' .. held(key, kind) .. ', not a counter'
         redis.call('DEL', key)
     end
 end
-if ARGV[1] ~= '' and redis.call('HMGET', KEYS[1], 's')[1] == ARGV[1] then
-    redis.call('DEL', KEYS[1])
-    removed[#removed + 1] = KEYS[1] .. " held the state '" .. string.sub(ARGV[1], 1, 64) .. "', which does not parse"
+if redis.call('TYPE', KEYS[1])['ok'] == 'hash' then
+    local length = redis.call('HSTRLEN', KEYS[1], 's')
+    if length > tonumber(ARGV[3]) then
+        redis.call('DEL', KEYS[1])
+        removed[#removed + 1] = KEYS[1] .. ' held a state of ' .. length .. ' bytes, longer than any'
+    elseif ARGV[1] == '1' and redis.call('HMGET', KEYS[1], 's')[1] == ARGV[2] then
+        redis.call('DEL', KEYS[1])
+        removed[#removed + 1] = KEYS[1] .. " held the state '" .. ARGV[2] .. "', which does not parse"
+    end
 end
 return removed
 "#,
