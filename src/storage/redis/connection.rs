@@ -318,6 +318,10 @@ pub struct Connection {
     /// opens a new connection at its next use, without a backoff, as for
     /// one the server closed.
     unusable: bool,
+    /// Whether each command is sent after `ASKING`: the node imports the
+    /// slot of the call (Redis Cluster answered `ASK`), and serves a
+    /// command of it only right after an `ASKING`.
+    asking: bool,
 }
 
 impl Connection {
@@ -366,6 +370,7 @@ impl Connection {
             reply_limit: REPLY_LIMIT,
             reply_room: REPLY_LIMIT,
             unusable: false,
+            asking: false,
         };
         if let Some(password) = settings.password() {
             let mut auth = redis::cmd("AUTH");
@@ -388,16 +393,30 @@ impl Connection {
         Ok(connection)
     }
 
-    /// Every later read and write ends by `deadline`, and the replies to
-    /// each request take at most [`REPLY_LIMIT`] bytes.
+    /// Every later read and write ends by `deadline`, the replies to each
+    /// request take at most [`REPLY_LIMIT`] bytes, and no `ASKING` is sent.
     pub fn set_deadline(&mut self, deadline: Instant) {
         self.reader.get_mut().socket_mut().deadline = deadline;
         self.reply_limit = REPLY_LIMIT;
+        self.asking = false;
     }
 
     /// The replies to each later request of the call take at most `limit` bytes.
     pub fn limit_replies(&mut self, limit: usize) {
         self.reply_limit = limit;
+    }
+
+    /// Whether every later command is sent after `ASKING`.
+    pub fn set_asking(&mut self, asking: bool) {
+        self.asking = asking;
+    }
+
+    /// Sends `packed` (`count` commands) and returns their replies as they
+    /// came, error replies included (`Value::ServerError`): a batch's
+    /// replies are looked at one by one (`batch.rs`).
+    pub fn exchange(&mut self, packed: &[u8], count: usize) -> RedisResult<Vec<Value>> {
+        self.send(packed)?;
+        (0..count).map(|_| self.receive_raw()).collect()
     }
 
     fn send(&mut self, packed: &[u8]) -> RedisResult<()> {
@@ -411,6 +430,10 @@ impl Connection {
     /// The next reply, read through the request's bound: a reply longer
     /// than it fails, unread, and leaves the connection to be replaced.
     fn receive(&mut self) -> RedisResult<Value> {
+        self.receive_raw()?.extract_error()
+    }
+
+    fn receive_raw(&mut self) -> RedisResult<Value> {
         let reader = Bounded {
             inner: &mut self.reader,
             room: &mut self.reply_room,
@@ -424,18 +447,34 @@ impl Connection {
                     format!("the replies took more than {} bytes", self.reply_limit),
                 )))
             }
-            value => value?.extract_error(),
+            value => value,
         }
     }
 }
 
 impl ConnectionLike for Connection {
     fn req_packed_command(&mut self, packed: &[u8]) -> RedisResult<Value> {
-        self.send(packed)?;
+        if self.asking {
+            let mut request = redis::cmd("ASKING").get_packed_command();
+            request.extend_from_slice(packed);
+            self.send(&request)?;
+            // An error reply to ASKING would also be the command's.
+            self.receive_raw()?;
+        } else {
+            self.send(packed)?;
+        }
         self.receive()
     }
 
     fn req_packed_commands(&mut self, packed: &[u8], offset: usize, count: usize) -> RedisResult<Vec<Value>> {
+        if self.asking {
+            // The commands of a pipeline are packed together: a redirected
+            // batch goes through `exchange`, one ASKING per command.
+            return Err(RedisError::from((
+                ErrorKind::Client,
+                "a pipeline cannot follow ASK: send a batch",
+            )));
+        }
         self.send(packed)?;
         let mut values = Vec::with_capacity(count);
         // Every reply is read, even after an error one, so that the next

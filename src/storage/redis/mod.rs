@@ -6,6 +6,7 @@
 //! each worker remembers until when the circuit is open. All the round
 //! trips of one PHP-level call share one deadline (`begin_call`).
 
+mod batch;
 mod cluster;
 mod connection;
 mod keys;
@@ -23,6 +24,7 @@ use std::time::{Duration, Instant};
 use redis::{ConnectionAddr, ConnectionInfo, IntoConnectionInfo, RedisError, RedisResult, Value};
 use thiserror::Error;
 
+use batch::Batch;
 use connection::{CONNECTIONS, Connection, Endpoint};
 use keys::ServiceKeys;
 pub use sentinel::{SentinelTarget, parse_sentinel_dsn};
@@ -295,12 +297,8 @@ impl RedisStorage {
         StorageError::Timeout(self.timeout.as_millis() as u64)
     }
 
-    /// Runs `command` on the node of `keys` by the deadline of the call.
-    fn try_run<T>(
-        &self,
-        keys: &ServiceKeys,
-        command: impl Fn(&mut Connection) -> RedisResult<T>,
-    ) -> Result<T, CallError> {
+    /// The deadline of the current call's next round trip.
+    fn round_trip_deadline(&self) -> Result<Instant, CallError> {
         let now = Instant::now();
         // A deadline long past belongs to an earlier call: a path that did
         // not call `begin_call` gets a deadline of its own, not a timeout.
@@ -314,6 +312,16 @@ impl RedisStorage {
                 "the call's deadline passed",
             ))));
         }
+        Ok(deadline)
+    }
+
+    /// Runs `command` on the node of `keys` by the deadline of the call.
+    fn try_run<T>(
+        &self,
+        keys: &ServiceKeys,
+        command: impl Fn(&mut Connection) -> RedisResult<T>,
+    ) -> Result<T, CallError> {
+        let deadline = self.round_trip_deadline()?;
         match &self.target {
             Target::Standalone(info) => on_node(info, self.timeout, deadline, &command),
             Target::Cluster(seeds) => {
@@ -321,6 +329,25 @@ impl RedisStorage {
             }
             Target::Sentinel(target) => sentinel::run(&self.target_key, target, self.timeout, deadline, &command),
         }
+    }
+
+    /// Runs the commands of `batch` in one round trip on the node of
+    /// `keys` by the deadline of the call (on a cluster, each command
+    /// follows its key while the slot migrates): the replies of those not
+    /// ignored, or the first error reply.
+    fn try_batch(&self, keys: &ServiceKeys, batch: &Batch) -> Result<Vec<Value>, CallError> {
+        let deadline = self.round_trip_deadline()?;
+        let commands = batch.commands();
+        let exchange =
+            |connection: &mut Connection| connection.exchange(&batch::packed(commands, false), commands.len());
+        let replies = match &self.target {
+            Target::Standalone(info) => on_node(info, self.timeout, deadline, &exchange),
+            Target::Cluster(seeds) => {
+                cluster::batch(&self.target_key, seeds, self.timeout, deadline, keys.slot(), commands)
+            }
+            Target::Sentinel(target) => sentinel::run(&self.target_key, target, self.timeout, deadline, &exchange),
+        }?;
+        batch.replies(replies).map_err(CallError::Redis)
     }
 
     fn storage_error(&self, what: &str, error: CallError) -> StorageError {
@@ -428,7 +455,7 @@ impl RedisStorage {
 
         // Only the tallies, the state and the window answer; the tallies
         // are read from their increments.
-        let mut pipeline = redis::pipe();
+        let mut pipeline = Batch::default();
         pipeline.cmd("INCR").arg(&counter).ignore();
         if due.counter {
             pipeline
@@ -469,16 +496,14 @@ impl RedisStorage {
         }
         pipeline.cmd("MGET").arg(&read_keys);
         let counted = [counter, outcomes, runs];
-        let replies: Vec<Value> = self
-            .try_run(keys, |connection| pipeline.query(connection))
-            .map_err(|error| {
-                if refused_data(&error) || oversized(&error) {
-                    let read: Vec<Vec<u8>> = counted.iter().chain(&read_keys).cloned().collect();
-                    self.heal(keys, None, &read)
-                } else {
-                    self.storage_error("record", error)
-                }
-            })?;
+        let replies: Vec<Value> = self.try_batch(keys, &pipeline).map_err(|error| {
+            if refused_data(&error) || oversized(&error) {
+                let read: Vec<Vec<u8>> = counted.iter().chain(&read_keys).cloned().collect();
+                self.heal(keys, None, &read)
+            } else {
+                self.storage_error("record", error)
+            }
+        })?;
         memory::ttls_given(circuit, bucket, generation, record.slot, due);
         let invalid = || unexpected("the record's commands");
         let mut replies = replies.iter();
@@ -703,7 +728,7 @@ impl Storage for RedisStorage {
     fn sync_host(&self, service: &[u8], window: &HostWindow<'_>) -> Result<FleetView, StorageError> {
         let keys = self.keys(service);
         let windows = keys.host_windows(window.generation);
-        let mut pipeline = redis::pipe();
+        let mut pipeline = Batch::default();
         pipeline
             .cmd("HSET")
             .arg(&windows)
@@ -713,7 +738,12 @@ impl Storage for RedisStorage {
         pipeline.cmd("PEXPIRE").arg(&windows).arg(window.ttl_ms.max(1)).ignore();
         pipeline.cmd("HGETALL").arg(&windows);
         pipeline.cmd("HGET").arg(keys.state()).arg("s");
-        let replies: Vec<Value> = self.run(&keys, "sync", &[], |connection| pipeline.query(connection))?;
+        let replies: Vec<Value> =
+            self.try_batch(&keys, &pipeline)
+                .map_err(|error| match wrong_type(&error) || oversized(&error) {
+                    true => self.heal(&keys, None, &[]),
+                    false => self.storage_error("sync", error),
+                })?;
         let invalid = || unexpected("the sync's commands");
         let [hosts, state] = replies.as_slice() else {
             return Err(invalid());
