@@ -39,7 +39,7 @@ thread_local! {
 /// The most bytes the replies to one request may take. What a breaker
 /// reads is small: a state is under 100 bytes, a counter at most 16
 /// digits, a record's replies a few hundred bytes, a fleet sync's windows
-/// (`FLEET_HOSTS` hosts of a few dozen bytes each) or a page of `SCAN`
+/// (at most 512 hosts of a few dozen bytes each) or a page of `SCAN`
 /// (1 000 keys) some tens of KiB. A megabyte is far above all of them, and
 /// bounds what one call adds to a worker's memory (the parser's buffer and
 /// the value: about twice that) and the time it spends reading.

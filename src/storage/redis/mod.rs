@@ -174,6 +174,12 @@ const MAX_COUNT: u64 = 1 << 53;
 /// well under 100 bytes). A longer one is removed without being read back.
 const MAX_STATE_LENGTH: usize = 128;
 
+/// The most hosts a fleet sync reads and keeps per circuit and generation:
+/// the most recent ones. A fleet of more hosts than that counts the
+/// outcomes of these only (their windows are a few dozen bytes: the sync's
+/// reply stays far below `connection::REPLY_LIMIT`).
+const FLEET_HOSTS: usize = 512;
+
 /// A count a breaker could have written.
 fn count(value: &Value) -> Option<u64> {
     let count = match value {
@@ -722,29 +728,24 @@ impl Storage for RedisStorage {
         })
     }
 
-    /// One round trip of plain commands on the service's slot: the host's
-    /// window into the hash of its generation (`HSET`, `PEXPIRE`), then the
-    /// whole hash and the state.
+    /// One round trip on the service's slot (`scripts::SYNC`): the host's
+    /// window into the hash of its generation, the hosts gone pruned, the
+    /// windows of the most recent hosts and the state read back.
     fn sync_host(&self, service: &[u8], window: &HostWindow<'_>) -> Result<FleetView, StorageError> {
         let keys = self.keys(service);
-        let windows = keys.host_windows(window.generation);
-        let mut pipeline = Batch::default();
-        pipeline
-            .cmd("HSET")
-            .arg(&windows)
-            .arg(window.host)
-            .arg(window.blob)
-            .ignore();
-        pipeline.cmd("PEXPIRE").arg(&windows).arg(window.ttl_ms.max(1)).ignore();
-        pipeline.cmd("HGETALL").arg(&windows);
-        pipeline.cmd("HGET").arg(keys.state()).arg("s");
-        let replies: Vec<Value> =
-            self.try_batch(&keys, &pipeline)
-                .map_err(|error| match wrong_type(&error) || oversized(&error) {
-                    true => self.heal(&keys, None, &[]),
-                    false => self.storage_error("sync", error),
-                })?;
-        let invalid = || unexpected("the sync's commands");
+        let (windows, index) = (keys.host_windows(window.generation), keys.host_index(window.generation));
+        let replies: Vec<Value> = self.run(&keys, "sync", &[], |connection| {
+            scripts::SYNC
+                .key(&windows)
+                .key(&index)
+                .key(keys.state())
+                .arg(window.host)
+                .arg(window.blob)
+                .arg(window.ttl_ms.max(1))
+                .arg(FLEET_HOSTS)
+                .invoke(connection)
+        })?;
+        let invalid = || unexpected("the sync script");
         let [hosts, state] = replies.as_slice() else {
             return Err(invalid());
         };
