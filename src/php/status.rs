@@ -82,15 +82,15 @@ impl CircuitStatus {
             slots: window,
         };
         let outcomes = WindowOutcomes {
-            calls: counts.total() as i64,
-            failures: counts.failures() as i64,
+            calls: shown_count(counts.total()),
+            failures: shown_count(counts.failures()),
             slow_calls: config
                 .bands
                 .thresholds()
                 .iter()
                 .map(|&slow| {
                     let calls = counts.slow(Outcome::Success, slow) + counts.slow(Outcome::Failure, slow);
-                    (slow as f64 / 1_000.0, calls as i64)
+                    (slow as f64 / 1_000.0, shown_count(calls))
                 })
                 .collect(),
         };
@@ -420,4 +420,10 @@ impl CircuitStatus {
         }
         array.into_zval(false).unwrap_or_default()
     }
+}
+
+/// A count as a PHP integer: one beyond it (a storage's counter another
+/// client wrote) is shown as the largest, never as a negative number.
+fn shown_count(count: u64) -> i64 {
+    i64::try_from(count).unwrap_or(i64::MAX)
 }
