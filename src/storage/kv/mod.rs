@@ -23,7 +23,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::{FleetView, HostWindow, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
+use super::{FleetView, HostWindow, MAX_COUNT, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
 use crate::core::config::MAX_BACKOFF_LEVEL;
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
@@ -206,8 +206,10 @@ pub fn shard_of(service: &[u8]) -> u64 {
     })
 }
 
+/// A count a breaker could have written (see `MAX_COUNT`).
 fn parse_number(bytes: &[u8]) -> Option<u64> {
-    std::str::from_utf8(bytes).ok()?.trim().parse().ok()
+    let count: u64 = std::str::from_utf8(bytes).ok()?.trim().parse().ok()?;
+    (count <= MAX_COUNT).then_some(count)
 }
 
 fn key(name: &[u8], parts: std::fmt::Arguments<'_>) -> Vec<u8> {
@@ -334,9 +336,14 @@ impl<K: KeyValue> KvStorage<K> {
     /// Adds 1 to the counter at `key`; when it holds something other than a
     /// number (written by another client), replaces it by 1.
     fn increment(&self, shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
-        self.backend
-            .increment(shard, key, ttl_ms)
-            .or_else(|error| self.replace_garbage_counter(shard, key, ttl_ms).unwrap_or(Err(error)))
+        match self.backend.increment(shard, key, ttl_ms) {
+            // Past any count a breaker writes (Memcached wraps at 2^64): another client's.
+            Ok(count) if count > MAX_COUNT => self
+                .replace_garbage_counter(shard, key, ttl_ms)
+                .unwrap_or(Ok(count.min(MAX_COUNT))),
+            Ok(count) => Ok(count),
+            Err(error) => self.replace_garbage_counter(shard, key, ttl_ms).unwrap_or(Err(error)),
+        }
     }
 
     /// When the counter at `key` holds no number: replaces it by 1, counting

@@ -32,7 +32,9 @@ pub use sentinel::{SentinelTarget, parse_sentinel_dsn};
 
 use super::kv::{decode_state, encode_state};
 use super::persistent::{Failure, with_connection};
-use super::{FleetView, HostWindow, ListedCircuit, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
+use super::{
+    FleetView, HostWindow, ListedCircuit, MAX_COUNT, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until,
+};
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
@@ -164,12 +166,6 @@ pub struct RedisStorage {
     /// The deadline of the current PHP-level call, set by `begin_call`.
     deadline: Cell<Option<Instant>>,
 }
-
-/// The largest count a breaker writes: a counter is incremented by one per
-/// outcome, and 2^53 increments are more than any circuit gets. A larger
-/// (or negative) value is another client's, repaired as one that holds no
-/// number, so that sums of counts cannot overflow and no status shows them.
-const MAX_COUNT: u64 = 1 << 53;
 
 /// The longest state a breaker writes (`kv::encode_state`: six numbers,
 /// well under 100 bytes). A longer one is removed without being read back.
