@@ -453,9 +453,8 @@ impl CircuitBreaker {
             return;
         }
         let time = now as f64 / 1_000.0;
-        let service = self.service_name();
         for event in events.into_iter().filter_map(|event| self.php_event(event)) {
-            deliver(listener, event, &service, time);
+            deliver(listener, event, &self.service, time);
         }
     }
 

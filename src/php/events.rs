@@ -12,6 +12,7 @@ use super::callback::{CallError, call_method};
 use super::classes::event_interface;
 use super::enums::State;
 use super::reentry::refuse_reconstruction;
+use super::typed::Bytes;
 use crate::core::duration::format_float;
 
 macro_rules! event_class {
@@ -20,7 +21,8 @@ macro_rules! event_class {
         #[php(name = $php)]
         #[php(implements(ce = event_interface, stub = "\\Zeusi\\CircuitBreaker\\Event\\EventInterface"))]
         pub struct $rust {
-            service: String,
+            /// The breaker's name, byte for byte (a name need not be UTF-8).
+            service: Vec<u8>,
             time: f64,
             $(pub(super) $field: $ty,)*
         }
@@ -59,8 +61,8 @@ impl CircuitOpened {
             open_duration: checked_seconds("openDuration", openDuration)?,
         })
     }
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -92,8 +94,8 @@ impl CircuitForced {
             duration: checked_seconds("duration", duration)?,
         })
     }
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -119,8 +121,8 @@ impl CircuitReset {
             time: checked_time(time)?,
         })
     }
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -138,8 +140,8 @@ impl StorageRecovered {
             time: checked_time(time)?,
         })
     }
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -155,8 +157,8 @@ impl CircuitHalfOpened {
             time: checked_time(time)?,
         })
     }
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -172,8 +174,8 @@ impl CircuitClosed {
             time: checked_time(time)?,
         })
     }
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -195,8 +197,8 @@ impl CallRejected {
             )?,
         })
     }
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -217,8 +219,8 @@ impl StorageFailed {
             exception: exception.0.shallow_clone(),
         })
     }
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -288,8 +290,8 @@ impl OpeningCause {
 // a listener of their own; the breaker builds its events without them
 // (`PhpEvent::into_object`).
 
-fn service_of(service: ServiceName) -> String {
-    String::from_utf8_lossy(&service.0).into_owned()
+fn service_of(service: ServiceName) -> Vec<u8> {
+    service.0
 }
 
 /// The `$time` of an event: the breaker's clock, in seconds.
@@ -371,7 +373,7 @@ fn object_of<T: ext_php_rs::class::RegisteredClass>(value: T) -> Zval {
 }
 
 impl PhpEvent {
-    fn into_object(self, service: String, time: f64) -> Zval {
+    fn into_object(self, service: Vec<u8>, time: f64) -> Zval {
         match self {
             Self::Opened {
                 previous,
@@ -417,19 +419,19 @@ impl PhpEvent {
 /// call it observes: its exception is dropped here. A listener that ends the
 /// script (`exit()`, a fatal error) ends it: the caller's own exception goes
 /// with it.
-pub fn deliver(listener: &Zval, event: PhpEvent, service: &str, time: f64) {
+pub fn deliver(listener: &Zval, event: PhpEvent, service: &[u8], time: f64) {
     let Some(object) = listener.object() else {
         return;
     };
     // Calls into PHP are skipped while an exception is pending (the
     // caller's own, which CallExecutor rethrows): keep it aside meanwhile.
     let pending = ExecutorGlobals::take_exception();
-    let event = event.into_object(service.to_owned(), time);
+    let event = event.into_object(service.to_vec(), time);
     match call_method(object, "handleEvent", vec![&event]) {
         Err(CallError::Ending(_)) => return,
         Err(CallError::Threw(_)) => {
             let thrown = ExecutorGlobals::take_exception();
-            super::log::listener_threw(service, || match &thrown {
+            super::log::listener_threw(&String::from_utf8_lossy(service), || match &thrown {
                 Some(exception) => {
                     let class = exception.get_class_name().unwrap_or_else(|_| "an exception".to_owned());
                     let message = call_method(exception, "getMessage", vec![])
