@@ -30,7 +30,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use blob::HostCounts;
 
 use super::memory::ExpiryClock;
-use super::shm::{BoundCircuit, CircuitMemo, GENERATION_MASK, RecordKind, SLOTS, SharedMemoryStorage};
+use super::shm::{
+    BoundCircuit, CircuitMemo, GENERATION_MASK, RecordKind, SLOTS, SharedMemoryStorage, TierWord as Word,
+};
 use super::{
     CallCounters, HostWindow, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, Storage, StorageError,
 };
@@ -73,51 +75,12 @@ const FOLLOWED_STATE_TTL_MS: Millis = 2 * 86_400_000;
 /// remembers from the last sync, in the order they joined the list. Past
 /// that, the others' outcomes are not counted by this host, which says so
 /// once (`StorageFailed`).
-pub const MAX_KNOWN_HOSTS: usize = 256;
+pub use super::shm::TIER_KNOWN_HOSTS as MAX_KNOWN_HOSTS;
 
 /// How many hosts the list of a circuit's hosts holds at most (Memcached):
 /// a sync that finds it longer cuts it to this (a host cut off joins again
 /// at its next sync).
 pub const MAX_LISTED_HOSTS: usize = 1_024;
-
-/// The meaning of the plain words of an `F` record: one place for all.
-#[derive(Clone, Copy)]
-enum Word {
-    /// When the next sync is due (ms); the election is a compare-and-set of it.
-    NextSyncAt = 0,
-    /// The host's identity (never 0), drawn once by compare-and-set from 0.
-    HostId = 1,
-    /// 1 while the fleet store is failing: the host decides alone.
-    Degraded = 2,
-    /// When the next attempt at the fleet store is due while degraded.
-    RetryAt = 3,
-    /// How many attempts failed in a row (the backoff's exponent).
-    FailureStreak = 4,
-    /// The buckets, plus one, whose counts are never sent: from the first
-    /// bucket of the last failure (0: none) ...
-    ExcludedFrom = 5,
-    /// ... to the bucket of the recovery, plus one (0: still degraded).
-    ExcludedUntil = 6,
-    /// The generation (masked, plus one) the other hosts' totals belong to;
-    /// 0 when they are unknown, or count nothing.
-    OthersGeneration = 7,
-    /// The others' longest run of failures at the last sync.
-    OthersRun = 8,
-    /// The window (ms) and slot count of the breakers' configuration, seen
-    /// with their outcomes: a sync made by `load_state` sends that window.
-    WindowMs = 9,
-    SlotCount = 10,
-    /// The fleet's generation, whole: the host's state word keeps 14 bits.
-    FleetGeneration = 11,
-    /// How many hosts are in `KnownHosts`.
-    KnownHostCount = 12,
-    /// 1 while the store lists more hosts than `MAX_KNOWN_HOSTS`: said once.
-    TooManyHosts = 13,
-    /// The other hosts' totals by slot, `SLOTS` words.
-    Others = 16,
-    /// The hosts the store listed at the last sync, `MAX_KNOWN_HOSTS` words.
-    KnownHosts = 64,
-}
 
 /// The plain words of an `F` record.
 struct Control(&'static [AtomicU64]);

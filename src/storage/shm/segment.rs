@@ -60,7 +60,74 @@ const MAGIC: u64 = u64::from_le_bytes(*b"cbreaker");
 /// layout of neither 2 nor of the metrics build that kept 1.
 /// 4: a tier's records (`fleet/`) are a kind of their own: the top bit of
 /// the length word of their stored name, hashed, and of `name_lengths`.
+/// (The words of a tier's control record, `TierWord`, are hashed into
+/// `layout_id` from their declaration: changing them needs no new version.)
 pub const LAYOUT_VERSION: u64 = 4;
+
+/// How many hosts a tier's control record lists (`TierWord::KnownHosts`):
+/// part of the layout, as the words are.
+pub const TIER_KNOWN_HOSTS: usize = 256;
+
+/// Declares the words of a tier's control record and the list of their
+/// names and places that `layout_id` hashes, from one list.
+macro_rules! tier_words {
+    ($($(#[$doc:meta])* $word:ident = $place:literal,)*) => {
+        /// The meaning of the plain words of a tier's control record (the
+        /// `F` record of `fleet/`, whose counters are these words): declared
+        /// here, with the rest of the layout, and hashed into `layout_id`, so
+        /// that a build whose words differ refuses a named segment rather
+        /// than misreads it.
+        #[derive(Clone, Copy)]
+        pub enum TierWord {
+            $($(#[$doc])* $word = $place,)*
+        }
+
+        const TIER_WORDS: &[(&str, u64)] = &[$((stringify!($word), $place),)*];
+    };
+}
+
+tier_words! {
+    /// When the next sync is due (ms); the election is a compare-and-set of it.
+    NextSyncAt = 0,
+    /// The host's identity (never 0), drawn once by compare-and-set from 0.
+    HostId = 1,
+    /// 1 while the fleet store is failing: the host decides alone.
+    Degraded = 2,
+    /// When the next attempt at the fleet store is due while degraded.
+    RetryAt = 3,
+    /// How many attempts failed in a row (the backoff's exponent).
+    FailureStreak = 4,
+    /// The buckets, plus one, whose counts are never sent: from the first
+    /// bucket of the last failure (0: none) ...
+    ExcludedFrom = 5,
+    /// ... to the bucket of the recovery, plus one (0: still degraded).
+    ExcludedUntil = 6,
+    /// The generation (masked, plus one) the other hosts' totals belong to;
+    /// 0 when they are unknown, or count nothing.
+    OthersGeneration = 7,
+    /// The others' longest run of failures at the last sync.
+    OthersRun = 8,
+    /// The window (ms) and slot count of the breakers' configuration, seen
+    /// with their outcomes: a sync made by `load_state` sends that window.
+    WindowMs = 9,
+    SlotCount = 10,
+    /// The fleet's generation, whole: the host's state word keeps 14 bits.
+    FleetGeneration = 11,
+    /// How many hosts are in `KnownHosts`.
+    KnownHostCount = 12,
+    /// 1 while the store lists more hosts than `TIER_KNOWN_HOSTS`: said once.
+    TooManyHosts = 13,
+    /// The other hosts' totals by slot, `SLOTS` words.
+    Others = 16,
+    /// The hosts the store listed at the last sync, `TIER_KNOWN_HOSTS` words.
+    KnownHosts = 64,
+}
+
+const _: () = assert!(
+    TierWord::Others as usize + SLOTS <= TierWord::KnownHosts as usize
+        && TierWord::KnownHosts as usize + TIER_KNOWN_HOSTS <= SLOTS * MAX_RING,
+    "a tier's control words fit in a record's counters"
+);
 
 /// The longest `circuit_breaker.shm_name`: glibc refuses a name that, with
 /// its terminating NUL, reaches `NAME_MAX` (255).
@@ -620,12 +687,18 @@ pub fn layout_id() -> u64 {
         size_of::<PrefixUsage>() as u64,
         SLOTS as u64,
         MAX_RING as u64,
+        TIER_KNOWN_HOSTS as u64,
         name_hash.finish(),
     ];
+    let tier_words = TIER_WORDS
+        .iter()
+        .flat_map(|(name, place)| name.bytes().map(u64::from).chain([*place]));
     // FNV-1a over the words' bytes: stable across builds, unlike std's hasher.
     words
         .iter()
-        .flat_map(|word| word.to_le_bytes())
+        .copied()
+        .chain(tier_words)
+        .flat_map(u64::to_le_bytes)
         .fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
             (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
         })
