@@ -8,15 +8,16 @@
 //! replaced (the hot methods of `CircuitBreaker`, installed after, check
 //! for themselves); the property reads of each class are checked the same way.
 
-use std::collections::HashMap;
 use std::ffi::{c_int, c_void};
-use std::sync::RwLock;
+use std::sync::atomic::{AtomicPtr, Ordering};
 
 use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{zend_execute_data, zend_function, zend_object, zend_string, zval};
 use ext_php_rs::types::{ZendClassObject, ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::{ExecuteData, ZendObjectHandlers};
+
+use crate::http::target::FastMap;
 
 unsafe extern "C" {
     fn zend_std_read_property(
@@ -45,13 +46,20 @@ struct GuardedReads {
 /// read handler and how to tell its objects constructed.
 #[derive(Default)]
 pub struct Guards {
-    methods: HashMap<(usize, usize), Handler>,
-    reads: HashMap<usize, GuardedReads>,
+    methods: FastMap<(usize, usize), Handler>,
+    reads: FastMap<usize, GuardedReads>,
 }
 
-/// Written once per module startup, before any object exists; read by
-/// every guarded call.
-static GUARDS: RwLock<Option<Guards>> = RwLock::new(None);
+/// Set once per module startup, before any object exists, and left as it
+/// is until module shutdown; read by every guarded call (one load).
+static GUARDS: AtomicPtr<Guards> = AtomicPtr::new(std::ptr::null_mut());
+
+/// What is guarded, once installed.
+fn guards() -> Option<&'static Guards> {
+    // SAFETY: set from a leaked `Box` by `install` and freed only by
+    // `shutdown`, when no request runs; never written in between.
+    unsafe { GUARDS.load(Ordering::Acquire).as_ref() }
+}
 
 fn constructed<T: RegisteredClass>(object: &ZendObject) -> bool {
     ZendClassObject::<T>::from_zend_obj(object).is_some()
@@ -61,8 +69,7 @@ fn constructed<T: RegisteredClass>(object: &ZendObject) -> bool {
 /// constructor, for the messages of argument checks.
 pub fn unconstructed_class(value: &Zval) -> Option<String> {
     let object = value.object()?;
-    let guards = GUARDS.read().ok()?;
-    let reads = guards.as_ref()?.reads.get(&(object.handlers as usize))?;
+    let reads = guards()?.reads.get(&(object.handlers as usize))?;
     (!(reads.constructed)(object)).then(|| object.get_class_name().unwrap_or_default())
 }
 
@@ -108,22 +115,17 @@ unsafe extern "C" fn checked(execute_data: *mut zend_execute_data, return_value:
         return;
     };
     let this_handlers = frame.get_self().map(|this| this.handlers as usize);
-    let (original, constructed) = match GUARDS.read() {
-        Ok(guards) => {
-            let Some(guards) = guards.as_ref() else {
-                return throw_error("internal error of circuit_breaker: a method lost its handler".to_owned());
-            };
-            let original = guards
-                .methods
-                .get(&(common.scope as usize, common.function_name as usize))
-                .copied();
-            let constructed = this_handlers
-                .and_then(|handlers| guards.reads.get(&handlers))
-                .map(|reads| reads.constructed);
-            (original, constructed)
-        }
-        Err(_) => (None, None),
-    };
+    let guards = guards();
+    let original = guards.and_then(|guards| {
+        guards
+            .methods
+            .get(&(common.scope as usize, common.function_name as usize))
+            .copied()
+    });
+    let constructed = guards
+        .zip(this_handlers)
+        .and_then(|(guards, handlers)| guards.reads.get(&handlers))
+        .map(|reads| reads.constructed);
     let Some(original) = original else {
         return throw_error("internal error of circuit_breaker: a method lost its handler".to_owned());
     };
@@ -153,13 +155,9 @@ unsafe extern "C" fn read_property<T: RegisteredClass>(
             member.cast::<ZendStr>().as_ref().and_then(|name| name.as_str().ok()),
         )
     };
-    let Some(reads) = GUARDS.read().ok().and_then(|guards| {
-        guards
-            .as_ref()?
-            .reads
-            .get(&(unsafe { (*object).handlers } as usize))
-            .copied()
-    }) else {
+    // SAFETY: the engine passes a live object, whose handlers are static.
+    let handlers = unsafe { (*object).handlers } as usize;
+    let Some(reads) = guards().and_then(|guards| guards.reads.get(&handlers).copied()) else {
         // SAFETY: as above: the engine's own arguments.
         return unsafe { zend_std_read_property(object, member, type_, cache_slot, rv) };
     };
@@ -237,21 +235,21 @@ impl Guards {
 /// Guards the classes `guard` names, once per module startup, after they
 /// are registered and before the hot methods get their own handlers.
 pub fn install(guard: impl FnOnce(&mut Guards)) {
-    let Ok(mut guards) = GUARDS.write() else {
-        return;
-    };
-    if guards.is_some() {
+    if guards().is_some() {
         return;
     }
     let mut new = Guards::default();
     guard(&mut new);
-    *guards = Some(new);
+    GUARDS.store(Box::into_raw(Box::new(new)), Ordering::Release);
 }
 
 /// At module shutdown: a restart registers the classes, their functions
 /// and handlers anew.
 pub fn shutdown() {
-    if let Ok(mut guards) = GUARDS.write() {
-        *guards = None;
+    let guards = GUARDS.swap(std::ptr::null_mut(), Ordering::AcqRel);
+    if !guards.is_null() {
+        // SAFETY: the `Box` `install` leaked; no request runs at module
+        // shutdown, so nothing reads it any more.
+        drop(unsafe { Box::from_raw(guards) });
     }
 }
