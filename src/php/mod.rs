@@ -7,6 +7,7 @@ mod classes;
 mod client_objects;
 mod clock;
 mod configuration;
+mod control;
 mod engine;
 mod enums;
 mod events;
@@ -139,6 +140,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<events::StorageRecovered>()
         .class::<status::CircuitStatus>()
         .class::<exporter::PrometheusExporter>()
+        .class::<control::CircuitControl>()
         .class::<breaker::CircuitBreaker>()
         .class::<execution::CallExecutor>()
         .class::<execution::CallGate>()
