@@ -2,7 +2,8 @@
 # What an administrator does: `make install DESTDIR=...` stages the extension,
 # its stubs and the Debian ini file, and nothing else; PIE's build (phpize,
 # ./configure, make, make install in ext/) of a scratch copy of the sources
-# yields a module that PHP loads and that protects a call.
+# yields a module that PHP loads and that protects a call, and its own
+# `make test` runs the phpt suite against it.
 # Prints "install: N passed, N failed".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -58,6 +59,15 @@ check "phpize, ./configure, make, make install succeed" test $status -eq 0 || ta
 check "the PIE build installs modules/circuit_breaker.so" test -f "$scratch/pie$extension_dir/circuit_breaker.so"
 check "the PIE-built module works" smoke "$scratch/pie$extension_dir/circuit_breaker.so"
 check "the PIE build installs the stubs" test -f "$scratch/pie$prefix/share/php/circuit_breaker/circuit_breaker.stub.php"
+# The PIE build's own `make test`: the phpt suite against modules/circuit_breaker.so.
+(cd "$copy/ext" && NO_INTERACTION=1 REPORT_EXIT_STATUS=1 CARGO_TARGET_DIR="$scratch/target" make test) >"$scratch/make-test.log" 2>&1
+status=$?
+phpt_count=$(find "$root/tests/phpt" -name '*.phpt' | wc -l)
+check "make test of the PIE build passes" test $status -eq 0 || grep -E '^(FAIL|SKIP)' "$scratch/make-test.log" | head -20
+check "make test of the PIE build runs every phpt of tests/phpt" \
+    grep -Eq "^Number of tests : *$phpt_count " "$scratch/make-test.log"
+check "make test of the PIE build fails none" grep -Eq '^Tests failed +: +0 ' "$scratch/make-test.log"
+
 check "composer.json declares the extension for PIE" php -r '
     $package = json_decode(file_get_contents($argv[1]), true, flags: JSON_THROW_ON_ERROR);
     exit($package["type"] === "php-ext" && $package["php-ext"]["extension-name"] === "circuit_breaker"
