@@ -26,10 +26,16 @@ namespace Zeusi\CircuitBreaker {
         /** Whether the service may be called now. */
         public function acquirePermission(): bool;
 
-        /** @param float|null $duration seconds the call took, null when unknown */
+        /**
+         * @param float|null $duration seconds the call took, null when unknown
+         * @throws \ValueError for a duration that is negative, NAN or infinite
+         */
         public function registerSuccess(?float $duration = null): void;
 
-        /** @param float|null $duration seconds the call took, null when unknown */
+        /**
+         * @param float|null $duration seconds the call took, null when unknown
+         * @throws \ValueError for a duration that is negative, NAN or infinite
+         */
         public function registerFailure(?float $duration = null): void;
 
         /**
@@ -261,7 +267,8 @@ namespace Zeusi\CircuitBreaker\Storage {
     class MemcachedStorage implements StorageInterface
     {
         /**
-         * @param string|list<string>|\Memcached|null $servers 'host:port', or several; '127.0.0.1:11211' by default.
+         * @param string|list<string>|\Memcached|null $servers 'host[:port]' (port 11211 when left out; '[::1]:11211'
+         *        for IPv6), or several; '127.0.0.1:11211' by default.
          *        Or a \Memcached: its TCP servers (getServerList(), in order) and its OPT_PREFIX_KEY,
          *        put before $prefix; the storage opens its own connections
          * @param float $timeout seconds a whole call (acquirePermission(), a register, getState()) may take, connecting and every round trip included (0.001 to 60)
@@ -317,6 +324,10 @@ namespace Zeusi\CircuitBreaker\Storage {
 
 namespace Zeusi\CircuitBreaker\Opening {
 
+    /**
+     * Closed: implemented only by the rules below. The extension evaluates them natively, on every
+     * call and in every storage; a Configuration refuses a class of your own that implements it.
+     */
     interface OpeningRuleInterface
     {
     }
@@ -381,13 +392,21 @@ namespace Zeusi\CircuitBreaker\Opening {
         public readonly int $matchingOutcomes;
         public readonly \Zeusi\CircuitBreaker\Opening\OpeningRuleInterface $openingRule;
 
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError unless 0 <= matchingOutcomes <= evaluatedOutcomes
+         */
+        public function __construct(\Zeusi\CircuitBreaker\Opening\OpeningRuleInterface $openingRule, int $matchingOutcomes, int $evaluatedOutcomes) {}
     }
 }
 
 namespace Zeusi\CircuitBreaker\HalfOpen {
 
+    /**
+     * Closed: implemented only by RampPolicy and PermittedCallsPolicy, which the extension runs
+     * natively; a Configuration refuses a class of your own that implements it. A ramp takes any
+     * RampCurveInterface, yours included.
+     */
     interface HalfOpenPolicyInterface
     {
         /** The longest the half-open state lasts, in seconds. */
@@ -473,8 +492,11 @@ namespace Zeusi\CircuitBreaker\Event {
         public readonly \Zeusi\CircuitBreaker\Opening\OpeningCause $openingCause;
         public readonly \Zeusi\CircuitBreaker\State $previousState;
 
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite, a previousState other than Closed or HalfOpen, an openDuration not above 0
+         */
+        public function __construct(string $service, float $time, \Zeusi\CircuitBreaker\State $previousState, \Zeusi\CircuitBreaker\Opening\OpeningCause $openingCause, float $openDuration) {}
 
         public function getService(): string {}
 
@@ -483,8 +505,11 @@ namespace Zeusi\CircuitBreaker\Event {
 
     class CircuitHalfOpened implements EventInterface
     {
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite
+         */
+        public function __construct(string $service, float $time) {}
 
         public function getService(): string {}
 
@@ -493,8 +518,11 @@ namespace Zeusi\CircuitBreaker\Event {
 
     class CircuitClosed implements EventInterface
     {
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite
+         */
+        public function __construct(string $service, float $time) {}
 
         public function getService(): string {}
 
@@ -506,8 +534,11 @@ namespace Zeusi\CircuitBreaker\Event {
     {
         public readonly \Zeusi\CircuitBreaker\State $state;
 
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite, a state other than Open or HalfOpen
+         */
+        public function __construct(string $service, float $time, \Zeusi\CircuitBreaker\State $state) {}
 
         public function getService(): string {}
 
@@ -521,13 +552,14 @@ namespace Zeusi\CircuitBreaker\Event {
      */
     class CircuitForced implements EventInterface
     {
-        /** Read-only. */
-        public $duration;
-        /** Read-only. */
-        public $state;
+        public readonly float $duration;
+        public readonly \Zeusi\CircuitBreaker\State $state;
 
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite, a state other than Open or Closed, a duration not above 0
+         */
+        public function __construct(string $service, float $time, \Zeusi\CircuitBreaker\State $state, float $duration) {}
 
         public function getService(): string {}
 
@@ -537,8 +569,11 @@ namespace Zeusi\CircuitBreaker\Event {
     /** An operator reset the circuit; emitted by the breaker that stored it. */
     class CircuitReset implements EventInterface
     {
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite
+         */
+        public function __construct(string $service, float $time) {}
 
         public function getService(): string {}
 
@@ -548,8 +583,11 @@ namespace Zeusi\CircuitBreaker\Event {
     /** A FleetStorage host works with its fleet store again: once per host, after its StorageFailed. */
     class StorageRecovered implements EventInterface
     {
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite
+         */
+        public function __construct(string $service, float $time) {}
 
         public function getService(): string {}
 
@@ -561,8 +599,11 @@ namespace Zeusi\CircuitBreaker\Event {
     {
         public readonly \Zeusi\CircuitBreaker\Exception\StorageException $exception;
 
-        /** Made by the breaker: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
+         * the breaker builds its own. @throws \ValueError for a time that is not finite
+         */
+        public function __construct(string $service, float $time, \Zeusi\CircuitBreaker\Exception\StorageException $exception) {}
 
         public function getService(): string {}
 
@@ -593,33 +634,42 @@ namespace Zeusi\CircuitBreaker\Status {
      */
     class CircuitStatus
     {
-        /** Read-only. */
-        public $backoffLevel;
-        /** Read-only. */
-        public $calls;
-        /** Read-only. */
-        public $counters;
-        /** Read-only. */
-        public $failures;
-        /** Read-only. */
-        public $forced;
-        /** Read-only. */
-        public $openDuration;
-        /** Read-only. */
-        public $remaining;
-        /** Read-only. */
-        public $service;
-        /** Read-only. */
-        public $since;
-        /** Read-only. */
-        public $slowCalls;
-        /** Read-only. */
-        public $state;
-        /** Read-only. */
-        public $until;
+        public readonly int $backoffLevel;
+        public readonly ?int $calls;
+        public readonly ?array $counters;
+        public readonly ?int $failures;
+        public readonly bool $forced;
+        public readonly ?float $openDuration;
+        public readonly ?float $remaining;
+        public readonly string $service;
+        public readonly ?\DateTimeImmutable $since;
+        public readonly ?array $slowCalls;
+        public readonly \Zeusi\CircuitBreaker\State $state;
+        public readonly ?\DateTimeImmutable $until;
 
-        /** Made by a breaker or a storage: calling it throws. */
-        public function __construct() {}
+        /**
+         * Built from its properties, for the tests of code that reads statuses (a FailFast
+         * middleware, a metrics page): breakers and storages build theirs. $remaining left null
+         * with an $until is counted from now, on the system clock; $calls and $failures go together.
+         * @param list<array{slowCallDuration: float, calls: int}>|null $slowCalls
+         * @param array{callsPermitted: int, callsRejected: int, successes: int, failures: int, slowCalls: int, openings: int}|null $counters
+         * @throws \ValueError for a value out of its limits (a negative count or duration, failures above calls,
+         *                     a remaining without until, an array of another shape)
+         */
+        public function __construct(
+            string $service,
+            \Zeusi\CircuitBreaker\State $state,
+            bool $forced = false,
+            ?\DateTimeImmutable $since = null,
+            ?\DateTimeImmutable $until = null,
+            ?float $remaining = null,
+            ?float $openDuration = null,
+            int $backoffLevel = 0,
+            ?int $calls = null,
+            ?int $failures = null,
+            ?array $slowCalls = null,
+            ?array $counters = null,
+        ) {}
     }
 
     /**
@@ -691,7 +741,15 @@ namespace Zeusi\CircuitBreaker\Operations {
 
 namespace Zeusi\CircuitBreaker\Exception {
 
-    class CallNotPermittedException extends \RuntimeException
+    /**
+     * Implemented by every exception class of the extension: catch it to catch them all.
+     * Misuse of the API is PHP's own TypeError, ValueError or LogicException, not covered.
+     */
+    interface CircuitBreakerExceptionInterface extends \Throwable
+    {
+    }
+
+    class CallNotPermittedException extends \RuntimeException implements CircuitBreakerExceptionInterface
     {
         protected $retryAfter = null;
         protected $service = '';
@@ -705,12 +763,12 @@ namespace Zeusi\CircuitBreaker\Exception {
         public function getRetryAfter(): ?float {}
     }
 
-    class StorageException extends \RuntimeException
+    class StorageException extends \RuntimeException implements CircuitBreakerExceptionInterface
     {
     }
 
     /** The message names the parameter, its value and its limits. */
-    class InvalidConfigurationException extends \InvalidArgumentException
+    class InvalidConfigurationException extends \InvalidArgumentException implements CircuitBreakerExceptionInterface
     {
     }
 }

@@ -21,7 +21,6 @@ use std::time::Duration;
 
 use circuit_breaker::core::duration::Millis;
 use circuit_breaker::storage::Storage;
-use circuit_breaker::storage::kv::shard_of;
 use circuit_breaker::storage::memcached::{key_base, memcached_storage};
 use circuit_breaker::storage::redis::{RedisStorage, Target, parse_dsn};
 use conformance::fleet::Fleet;
@@ -91,7 +90,8 @@ impl Backend for Memcached {
             b":s".to_vec(),
         ]
         .concat();
-        let server = &self.servers[(shard_of(service) % self.servers.len() as u64) as usize];
+        let storage = memcached_storage(self.servers.clone(), Vec::new(), TIMEOUT);
+        let server = storage.backend.address_of(service);
         let mut stream = TcpStream::connect(server).expect("memcached answers");
         stream.set_read_timeout(Some(TIMEOUT)).unwrap();
         stream.write_all(&[b"mg ", key.as_slice(), b" t\r\n"].concat()).unwrap();

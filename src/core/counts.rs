@@ -97,9 +97,11 @@ pub struct WindowCounts<'a> {
 impl WindowCounts<'_> {
     fn sum(&self, outcome: Outcome, bands: std::ops::Range<usize>) -> u64 {
         let base = outcome.index() * self.bands.band_count();
+        // Saturating: a storage's counter another client wrote must not
+        // wrap a sum round.
         bands
             .map(|band| self.slots.get(base + band).copied().unwrap_or(0))
-            .sum()
+            .fold(0, u64::saturating_add)
     }
 
     fn all_bands(&self) -> std::ops::Range<usize> {

@@ -19,10 +19,12 @@ use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, ZendStr, Zva
 use ext_php_rs::zend::{ClassEntry, ExecutorGlobals};
 
 use super::classes::{
-    CIRCUIT_BREAKER_INTERFACE, EVENT_LISTENER_INTERFACE, OUTCOME_CLASSIFIER_INTERFACE, clock_interface,
-    half_open_policy_interface, ramp_curve_interface, storage_interface,
+    CIRCUIT_BREAKER_INTERFACE, EVENT_LISTENER_INTERFACE, OUTCOME_CLASSIFIER_INTERFACE, STORAGE_EXCEPTION,
+    clock_interface, half_open_policy_interface, opening_rule_interface, ramp_curve_interface, storage_interface,
 };
 use super::configuration::Configuration;
+use super::enums::State;
+use super::events::OpeningCause;
 
 // The engine's argument parsing, exported by every PHP 8.1+ binary. The
 // `_slow` variants are what `Z_PARAM_LONG` & co. call for a value that is
@@ -36,6 +38,7 @@ unsafe extern "C" {
     fn zend_parse_arg_double_slow(arg: *mut zval, dest: *mut f64, arg_num: u32) -> bool;
     fn zend_parse_arg_str_slow(arg: *mut zval, dest: *mut *mut zend_string, arg_num: u32) -> bool;
     fn zend_argument_type_error(arg_num: u32, format: *const c_char, ...);
+    fn zend_argument_error(error_ce: *mut ext_php_rs::ffi::zend_class_entry, arg_num: u32, format: *const c_char, ...);
     fn zend_zval_type_name(arg: *const zval) -> *const c_char;
     fn zend_type_to_string(ty: zend_type) -> *mut zend_string;
     fn zend_is_callable_ex(
@@ -48,6 +51,7 @@ unsafe extern "C" {
     ) -> bool;
     fn zend_wrong_callback_error(arg_num: u32, error: *mut c_char);
     fn zend_wrong_callback_or_null_error(arg_num: u32, error: *mut c_char);
+    fn get_active_function_or_method_name() -> *mut zend_string;
 }
 
 /// `ZEND_FETCH_CLASS_NO_AUTOLOAD`: an interface that is not loaded cannot be
@@ -66,30 +70,44 @@ struct Argument {
     info: &'static zend_internal_arg_info,
 }
 
+/// The internal function that is running, with its call frame.
+fn running_internal_function() -> Option<(&'static zend_execute_data, &'static ext_php_rs::ffi::zend_function)> {
+    // SAFETY: the executor's current frame is valid while PHP code or an
+    // internal function runs; a null pointer (no frame) reads as None.
+    // Read without `ExecutorGlobals::get()`, whose lock costs more than
+    // the rest of this, made for every argument.
+    // SAFETY: as above; the executor globals live as long as the
+    // process, and nothing writes them while our function runs.
+    let frame = unsafe {
+        (*ext_php_rs::ffi::ext_php_rs_executor_globals())
+            .current_execute_data
+            .as_ref()
+    }?;
+    // SAFETY: a running frame has its function set.
+    let function = unsafe { frame.func.as_ref() }?;
+    // SAFETY: every member of the `zend_function` union starts with
+    // `common`.
+    let common = unsafe { &function.common };
+    if u32::from(common.type_) != ext_php_rs::ffi::ZEND_INTERNAL_FUNCTION || common.arg_info.is_null() {
+        return None;
+    }
+    Some((frame, function))
+}
+
+/// The `common` member of a function, which every member of the union starts with.
+fn common_of(function: &ext_php_rs::ffi::zend_function) -> (u32, *mut ext_php_rs::ffi::zend_arg_info) {
+    // SAFETY: every member of the `zend_function` union starts with `common`.
+    let common = unsafe { &function.common };
+    (common.num_args, common.arg_info)
+}
+
 impl Argument {
     /// The argument `value` is, when it is one of the running internal
     /// function's arguments (ext-php-rs hands `FromZval` the zval in the call
     /// frame itself); `None` for any other value.
     fn of(value: &Zval) -> Option<Self> {
-        // SAFETY: the executor's current frame is valid while PHP code or an
-        // internal function runs; a null pointer (no frame) reads as None.
-        // Read without `ExecutorGlobals::get()`, whose lock costs more than
-        // the rest of this, made for every argument.
-        // SAFETY: as above; the executor globals live as long as the
-        // process, and nothing writes them while our function runs.
-        let frame = unsafe {
-            (*ext_php_rs::ffi::ext_php_rs_executor_globals())
-                .current_execute_data
-                .as_ref()
-        }?;
-        // SAFETY: a running frame has its function set.
-        let function = unsafe { frame.func.as_ref() }?;
-        // SAFETY: every member of the `zend_function` union starts with
-        // `common`.
-        let common = unsafe { &function.common };
-        if u32::from(common.type_) != ext_php_rs::ffi::ZEND_INTERNAL_FUNCTION {
-            return None;
-        }
+        let (frame, function) = running_internal_function()?;
+        let (num_args, _) = common_of(function);
         // SAFETY: `u2.num_args` is the member set for a call frame.
         let passed = unsafe { frame.This.u2.num_args } as usize;
         let first = std::ptr::from_ref(frame).cast::<zval>().wrapping_add(CALL_FRAME_SLOT);
@@ -99,13 +117,33 @@ impl Argument {
             return None;
         }
         let index = (offset / size) as usize;
-        if index >= passed || index >= common.num_args as usize || common.arg_info.is_null() {
+        if index >= passed || index >= num_args as usize {
             return None;
         }
+        Self::at(function, index)
+    }
+
+    /// The parameter of the running internal function called `name`.
+    fn named(name: &str) -> Option<Self> {
+        let (_, function) = running_internal_function()?;
+        let (num_args, _) = common_of(function);
+        (0..num_args as usize).find_map(|index| {
+            let argument = Self::at(function, index)?;
+            // SAFETY: an internal function's argument names are static,
+            // NUL-terminated C strings (or null).
+            let found = !argument.info.name.is_null()
+                && unsafe { CStr::from_ptr(argument.info.name) }.to_bytes() == name.as_bytes();
+            found.then_some(argument)
+        })
+    }
+
+    fn at(function: &'static ext_php_rs::ffi::zend_function, index: usize) -> Option<Self> {
+        let (_, arg_info) = common_of(function);
         // SAFETY: an internal function's `arg_info` is an array of
         // `num_args` `zend_internal_arg_info` (the same layout as
-        // `zend_arg_info`), living as long as the function.
-        let info = unsafe { &*common.arg_info.cast::<zend_internal_arg_info>().add(index) };
+        // `zend_arg_info`), living as long as the function; the callers
+        // keep `index` below `num_args`.
+        let info = unsafe { &*arg_info.cast::<zend_internal_arg_info>().add(index) };
         Some(Self {
             number: index as u32 + 1,
             info,
@@ -121,6 +159,21 @@ impl Argument {
     /// its way, as `zend_wrong_parameter_error` does.
     fn type_error(&self, value: &Zval) {
         if ExecutorGlobals::has_exception() {
+            return;
+        }
+        if let Some(class) = super::engine::unconstructed::unconstructed_class(value) {
+            let message =
+                std::ffi::CString::new(super::engine::unconstructed::not_constructed(&class).replace('\0', ""))
+                    .unwrap_or_default();
+            // SAFETY: PHP's `Error` class, and a NUL-terminated message passed through "%s".
+            unsafe {
+                zend_argument_error(
+                    std::ptr::from_ref(ext_php_rs::zend::ce::error()).cast_mut(),
+                    self.number,
+                    c"%s".as_ptr(),
+                    message.as_ptr(),
+                );
+            }
             return;
         }
         // SAFETY: the type of an argument of a registered function; the
@@ -155,6 +208,36 @@ pub fn type_name(value: &Zval) -> String {
     unsafe { CStr::from_ptr(zend_zval_type_name(std::ptr::from_ref(value).cast())) }
         .to_string_lossy()
         .into_owned()
+}
+
+/// PHP's `ValueError` for the argument `parameter` of the running internal
+/// function, worded as the engine's `zend_argument_value_error()`:
+/// "C::m(): Argument #1 ($duration) must be ...".
+pub fn value_error(parameter: &str, must: &str) -> ext_php_rs::exception::PhpException {
+    let message = match (Argument::named(parameter), running_function_name()) {
+        (Some(argument), Some(function)) => {
+            format!(
+                "{function}(): Argument #{} (${parameter}) must be {must}",
+                argument.number
+            )
+        }
+        _ => format!("${parameter} must be {must}"),
+    };
+    ext_php_rs::exception::PhpException::new(message, 0, ext_php_rs::zend::ce::value_error())
+}
+
+/// `Class::method` (or `function`) of the running function, as the
+/// engine's messages name it.
+fn running_function_name() -> Option<String> {
+    // SAFETY: called while a function runs; the string returned is ours to
+    // release.
+    let name = unsafe { get_active_function_or_method_name() };
+    // SAFETY: a live zend_string, released right after it is copied.
+    unsafe {
+        let text = name.cast::<ZendStr>().as_ref()?.as_str().ok().map(str::to_owned);
+        ext_php_rs::ffi::ext_php_rs_zend_string_release(name);
+        text
+    }
 }
 
 /// A value of another type than the one declared: PHP's `TypeError`, unless
@@ -386,6 +469,44 @@ object_arg!(
     OUTCOME_CLASSIFIER_INTERFACE.get()
 );
 object_arg!(ThrowableArg, "Throwable", ext_php_rs::zend::ce::throwable());
+object_arg!(
+    OpeningRuleArg,
+    "Zeusi\\CircuitBreaker\\Opening\\OpeningRuleInterface",
+    opening_rule_interface()
+);
+object_arg!(
+    StorageExceptionArg,
+    "Zeusi\\CircuitBreaker\\Exception\\StorageException",
+    STORAGE_EXCEPTION.get()
+);
+object_arg!(
+    OpeningCauseArg,
+    "Zeusi\\CircuitBreaker\\Opening\\OpeningCause",
+    |object| ZendClassObject::<OpeningCause>::from_zend_obj(object).is_some()
+);
+
+object_arg!(
+    /// A `DateTimeImmutable`.
+    DateArg,
+    "DateTimeImmutable",
+    |object| instance_of_named(object, "DateTimeImmutable")
+);
+
+/// A case of `State`.
+pub struct StateArg(pub State);
+
+impl<'a> FromZval<'a> for StateArg {
+    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\State");
+    fn from_zval(zval: &'a Zval) -> Option<Self> {
+        match zval.object().and(State::from_zval(zval)) {
+            Some(state) => Some(Self(state)),
+            None => {
+                reject(zval);
+                None
+            }
+        }
+    }
+}
 
 /// A `Configuration`, with the PHP object kept for its rule objects.
 pub struct ConfigurationArg<'a>(pub &'a Zval, pub &'a Configuration);

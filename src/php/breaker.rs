@@ -77,16 +77,20 @@ enum Interrupted {
     Panicked(String),
 }
 
-/// A duration given from PHP: null, or finite seconds, at least 0.
+/// The `$duration` of a call given from PHP: null, or finite seconds, at
+/// least 0. A wrong one is a `ValueError`, as PHP's own functions throw for
+/// an argument out of its limits: it is a call's argument, not configuration.
 pub fn duration_ms(duration: Option<f64>) -> Result<Option<Millis>, PhpException> {
     match duration {
         None => Ok(None),
         Some(seconds) if seconds.is_finite() && seconds >= 0.0 => Ok(Some(seconds_to_millis(seconds))),
-        Some(seconds) => Err(invalid_configuration(ConfigError::new(
+        Some(seconds) => Err(super::args::value_error(
             "duration",
-            format_float(seconds),
-            "null or a finite number of seconds, at least 0",
-        ))),
+            &format!(
+                "null or a finite number of seconds, at least 0, {} given",
+                format_float(seconds)
+            ),
+        )),
     }
 }
 
@@ -471,9 +475,8 @@ impl CircuitBreaker {
             return;
         }
         let time = now as f64 / 1_000.0;
-        let service = self.service_name();
         for event in events.into_iter().filter_map(|event| self.php_event(event)) {
-            deliver(listener, event, &service, time);
+            deliver(listener, event, &self.service, time);
         }
     }
 

@@ -54,6 +54,7 @@ class_slots!(
     EVENT_INTERFACE,
     EVENT_LISTENER_INTERFACE,
     OUTCOME_CLASSIFIER_INTERFACE,
+    EXCEPTION_INTERFACE,
     CALL_NOT_PERMITTED,
     STORAGE_EXCEPTION,
     INVALID_CONFIGURATION,
@@ -334,10 +335,24 @@ fn property(name: &str, ty: DataType, nullable: bool) -> ClassProperty {
     }
 }
 
-/// Registers the exception classes, each extending its SPL parent.
+fn exception_interface() -> &'static ClassEntry {
+    EXCEPTION_INTERFACE.get()
+}
+
+const EXCEPTION_INTERFACE_NAME: &str = "Zeusi\\CircuitBreaker\\Exception\\CircuitBreakerExceptionInterface";
+
+/// Registers the exception classes, each extending its SPL parent and
+/// implementing one interface that catches them all (as Guzzle's
+/// `GuzzleException`), so a caller need not list them.
 pub fn register_exceptions() -> ext_php_rs::error::Result<()> {
+    ClassBuilder::new(EXCEPTION_INTERFACE_NAME)
+        .flags(ClassFlags::Interface)
+        .implements((ext_php_rs::zend::ce::throwable, "Throwable"))
+        .registration(|ce, _| EXCEPTION_INTERFACE.set(ce))
+        .register()?;
     ClassBuilder::new(format!("{NS}Exception\\CallNotPermittedException"))
         .extends((runtime_exception, "RuntimeException"))
+        .implements((exception_interface, EXCEPTION_INTERFACE_NAME))
         .property(property("service", DataType::String, false))
         .property(property("state", DataType::object(STATE), true))
         .property(property("retryAfter", DataType::Double, true))
@@ -357,10 +372,12 @@ pub fn register_exceptions() -> ext_php_rs::error::Result<()> {
         .register()?;
     ClassBuilder::new(format!("{NS}Exception\\StorageException"))
         .extends((runtime_exception, "RuntimeException"))
+        .implements((exception_interface, EXCEPTION_INTERFACE_NAME))
         .registration(|ce, _| STORAGE_EXCEPTION.set(ce))
         .register()?;
     ClassBuilder::new(format!("{NS}Exception\\InvalidConfigurationException"))
         .extends((invalid_argument_exception, "InvalidArgumentException"))
+        .implements((exception_interface, EXCEPTION_INTERFACE_NAME))
         .registration(|ce, _| INVALID_CONFIGURATION.set(ce))
         .register()?;
     Ok(())

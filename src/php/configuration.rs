@@ -350,6 +350,15 @@ pub struct Configuration {
     pub(super) policy: Zval,
 }
 
+/// Why a rule or a policy of one's own is refused: the core evaluates the
+/// rules and policies it knows natively, on every call and in every
+/// storage, without calling into PHP; the two interfaces only name that
+/// family, and are closed to userland classes.
+const CLOSED_RULES: &str = " (a class of your own: OpeningRuleInterface is closed, implemented only by the \
+     extension's rules, which every storage runs natively)";
+const CLOSED_POLICIES: &str = " (a class of your own: HalfOpenPolicyInterface is closed, implemented only by the \
+     extension's policies, which every storage runs natively)";
+
 #[php_impl]
 impl Configuration {
     #[php(optional = maxOpenDuration)]
@@ -366,9 +375,13 @@ impl Configuration {
         let mut given = Vec::with_capacity(openingRules.len());
         for (position, (_, value)) in openingRules.iter().enumerate() {
             let rule = value.object().and_then(rule_of).ok_or_else(|| {
+                let mut given = format!("{} at position {position}", describe(value));
+                if value.object().is_some_and(|object| object.instance_of(opening_rule_interface())) {
+                    given.push_str(CLOSED_RULES);
+                }
                 invalid_configuration(ConfigError::new(
                     "openingRules",
-                    format!("{} at position {position}", describe(value)),
+                    given,
                     "instances of FailureRateRule, SlowCallRateRule, FailureOrSlowCallRateRule or ConsecutiveFailuresRule",
                 ))
             })?;
@@ -382,8 +395,8 @@ impl Configuration {
             .ok_or_else(|| {
                 invalid_configuration(ConfigError::new(
                     "halfOpenPolicy",
-                    describe(halfOpenPolicy.0),
-                    "a RampPolicy or a PermittedCallsPolicy",
+                    format!("{}{CLOSED_POLICIES}", describe(halfOpenPolicy.0)),
+                    "a RampPolicy (on any RampCurveInterface, yours included) or a PermittedCallsPolicy",
                 ))
             })?;
         let config = checked(

@@ -5,9 +5,15 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
+use super::args::{
+    Float, Int, OpeningCauseArg, OpeningRuleArg, ServiceName, StateArg, StorageExceptionArg, value_error,
+};
 use super::callback::{CallError, call_method};
 use super::classes::event_interface;
 use super::enums::State;
+use super::reentry::refuse_reconstruction;
+use super::typed::Bytes;
+use crate::core::duration::format_float;
 
 macro_rules! event_class {
     ($rust:ident, $php:literal $(, $field:ident : $ty:ty)*) => {
@@ -15,7 +21,8 @@ macro_rules! event_class {
         #[php(name = $php)]
         #[php(implements(ce = event_interface, stub = "\\Zeusi\\CircuitBreaker\\Event\\EventInterface"))]
         pub struct $rust {
-            service: String,
+            /// The breaker's name, byte for byte (a name need not be UTF-8).
+            service: Vec<u8>,
             time: f64,
             $(pub(super) $field: $ty,)*
         }
@@ -33,8 +40,29 @@ event_class!(StorageRecovered, "Zeusi\\CircuitBreaker\\Event\\StorageRecovered")
 
 #[php_impl]
 impl CircuitOpened {
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn __construct(
+        service: ServiceName,
+        time: Float,
+        previousState: StateArg,
+        openingCause: OpeningCauseArg<'_>,
+        openDuration: Float,
+    ) -> PhpResult<Self> {
+        refuse_reconstruction::<Self>()?;
+        Ok(Self {
+            service: service_of(service),
+            time: checked_time(time)?,
+            previous_state: one_of(
+                "previousState",
+                previousState,
+                [State::Closed, State::HalfOpen],
+                "the state it opened from",
+            )?,
+            opening_cause: openingCause.0.shallow_clone(),
+            open_duration: checked_seconds("openDuration", openDuration)?,
+        })
+    }
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -57,8 +85,17 @@ impl CircuitOpened {
 
 #[php_impl]
 impl CircuitForced {
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn __construct(service: ServiceName, time: Float, state: StateArg, duration: Float) -> PhpResult<Self> {
+        refuse_reconstruction::<Self>()?;
+        Ok(Self {
+            service: service_of(service),
+            time: checked_time(time)?,
+            state: one_of("state", state, [State::Open, State::Closed], "the state forced")?,
+            duration: checked_seconds("duration", duration)?,
+        })
+    }
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -77,8 +114,15 @@ impl CircuitForced {
 
 #[php_impl]
 impl CircuitReset {
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn __construct(service: ServiceName, time: Float) -> PhpResult<Self> {
+        refuse_reconstruction::<Self>()?;
+        Ok(Self {
+            service: service_of(service),
+            time: checked_time(time)?,
+        })
+    }
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -89,8 +133,15 @@ impl CircuitReset {
 /// its fleet store (once per host, as its `StorageFailed`).
 #[php_impl]
 impl StorageRecovered {
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn __construct(service: ServiceName, time: Float) -> PhpResult<Self> {
+        refuse_reconstruction::<Self>()?;
+        Ok(Self {
+            service: service_of(service),
+            time: checked_time(time)?,
+        })
+    }
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -99,8 +150,15 @@ impl StorageRecovered {
 
 #[php_impl]
 impl CircuitHalfOpened {
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn __construct(service: ServiceName, time: Float) -> PhpResult<Self> {
+        refuse_reconstruction::<Self>()?;
+        Ok(Self {
+            service: service_of(service),
+            time: checked_time(time)?,
+        })
+    }
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -109,8 +167,15 @@ impl CircuitHalfOpened {
 
 #[php_impl]
 impl CircuitClosed {
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn __construct(service: ServiceName, time: Float) -> PhpResult<Self> {
+        refuse_reconstruction::<Self>()?;
+        Ok(Self {
+            service: service_of(service),
+            time: checked_time(time)?,
+        })
+    }
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -119,8 +184,21 @@ impl CircuitClosed {
 
 #[php_impl]
 impl CallRejected {
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn __construct(service: ServiceName, time: Float, state: StateArg) -> PhpResult<Self> {
+        refuse_reconstruction::<Self>()?;
+        Ok(Self {
+            service: service_of(service),
+            time: checked_time(time)?,
+            state: one_of(
+                "state",
+                state,
+                [State::Open, State::HalfOpen],
+                "the state that rejected the call",
+            )?,
+        })
+    }
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -133,8 +211,16 @@ impl CallRejected {
 
 #[php_impl]
 impl StorageFailed {
-    pub fn get_service(&self) -> String {
-        self.service.clone()
+    pub fn __construct(service: ServiceName, time: Float, exception: StorageExceptionArg<'_>) -> PhpResult<Self> {
+        refuse_reconstruction::<Self>()?;
+        Ok(Self {
+            service: service_of(service),
+            time: checked_time(time)?,
+            exception: exception.0.shallow_clone(),
+        })
+    }
+    pub fn get_service(&self) -> Bytes<'_> {
+        Bytes(&self.service)
     }
     pub fn get_time(&self) -> f64 {
         self.time
@@ -158,6 +244,33 @@ pub struct OpeningCause {
 
 #[php_impl]
 impl OpeningCause {
+    pub fn __construct(
+        openingRule: OpeningRuleArg<'_>,
+        matchingOutcomes: Int,
+        evaluatedOutcomes: Int,
+    ) -> PhpResult<Self> {
+        refuse_reconstruction::<Self>()?;
+        if matchingOutcomes.0 < 0 {
+            return Err(value_error(
+                "matchingOutcomes",
+                &format!("at least 0, {} given", matchingOutcomes.0),
+            ));
+        }
+        if evaluatedOutcomes.0 < matchingOutcomes.0 {
+            return Err(value_error(
+                "evaluatedOutcomes",
+                &format!(
+                    "at least $matchingOutcomes ({}), {} given",
+                    matchingOutcomes.0, evaluatedOutcomes.0
+                ),
+            ));
+        }
+        Ok(Self {
+            opening_rule: openingRule.0.shallow_clone(),
+            matching_outcomes: matchingOutcomes.0,
+            evaluated_outcomes: evaluatedOutcomes.0,
+        })
+    }
     /// An `OpeningRuleInterface`.
     #[php(getter)]
     pub fn get_opening_rule(&self) -> Zval {
@@ -171,6 +284,63 @@ impl OpeningCause {
     pub fn get_evaluated_outcomes(&self) -> i64 {
         self.evaluated_outcomes
     }
+}
+
+// The constructors let a user build an event from its properties, to test
+// a listener of their own; the breaker builds its events without them
+// (`PhpEvent::into_object`).
+
+fn service_of(service: ServiceName) -> Vec<u8> {
+    service.0
+}
+
+/// The `$time` of an event: the breaker's clock, in seconds.
+fn checked_time(time: Float) -> PhpResult<f64> {
+    if time.0.is_finite() {
+        return Ok(time.0);
+    }
+    Err(value_error(
+        "time",
+        &format!(
+            "a finite number of seconds since the epoch, {} given",
+            format_float(time.0)
+        ),
+    ))
+}
+
+/// A duration of an event, in seconds: finite and above 0.
+fn checked_seconds(parameter: &str, seconds: Float) -> PhpResult<f64> {
+    if seconds.0.is_finite() && seconds.0 > 0.0 {
+        return Ok(seconds.0);
+    }
+    Err(value_error(
+        parameter,
+        &format!("a finite number of seconds above 0, {} given", format_float(seconds.0)),
+    ))
+}
+
+fn case_name(state: State) -> &'static str {
+    match state {
+        State::Closed => "State::Closed",
+        State::Open => "State::Open",
+        State::HalfOpen => "State::HalfOpen",
+    }
+}
+
+/// A state among the two an event can carry.
+fn one_of(parameter: &str, state: StateArg, allowed: [State; 2], meaning: &str) -> PhpResult<State> {
+    if allowed.contains(&state.0) {
+        return Ok(state.0);
+    }
+    Err(value_error(
+        parameter,
+        &format!(
+            "{} or {} ({meaning}), {} given",
+            case_name(allowed[0]),
+            case_name(allowed[1]),
+            case_name(state.0)
+        ),
+    ))
 }
 
 /// An event ready for the listener.
@@ -203,7 +373,7 @@ fn object_of<T: ext_php_rs::class::RegisteredClass>(value: T) -> Zval {
 }
 
 impl PhpEvent {
-    fn into_object(self, service: String, time: f64) -> Zval {
+    fn into_object(self, service: Vec<u8>, time: f64) -> Zval {
         match self {
             Self::Opened {
                 previous,
@@ -249,19 +419,19 @@ impl PhpEvent {
 /// call it observes: its exception is dropped here. A listener that ends the
 /// script (`exit()`, a fatal error) ends it: the caller's own exception goes
 /// with it.
-pub fn deliver(listener: &Zval, event: PhpEvent, service: &str, time: f64) {
+pub fn deliver(listener: &Zval, event: PhpEvent, service: &[u8], time: f64) {
     let Some(object) = listener.object() else {
         return;
     };
     // Calls into PHP are skipped while an exception is pending (the
     // caller's own, which CallExecutor rethrows): keep it aside meanwhile.
     let pending = ExecutorGlobals::take_exception();
-    let event = event.into_object(service.to_owned(), time);
+    let event = event.into_object(service.to_vec(), time);
     match call_method(object, "handleEvent", vec![&event]) {
         Err(CallError::Ending(_)) => return,
         Err(CallError::Threw(_)) => {
             let thrown = ExecutorGlobals::take_exception();
-            super::log::listener_threw(service, || match &thrown {
+            super::log::listener_threw(&String::from_utf8_lossy(service), || match &thrown {
                 Some(exception) => {
                     let class = exception.get_class_name().unwrap_or_else(|_| "an exception".to_owned());
                     let message = call_method(exception, "getMessage", vec![])

@@ -23,9 +23,8 @@ use crate::storage::shm::SharedMemoryStorage as ShmStorage;
 use crate::storage::{FleetView, HostWindow, ListedCircuit, OutcomeRecord, Storage, StorageError};
 
 /// The Rust storage inside a `RedisStorage` or `MemcachedStorage` object,
-/// with a reference to that object, which keeps it alive.
+/// which the `FleetStorage` owning this holds (`FleetStorage::store`).
 struct HeldStore {
-    _object: Zval,
     storage: *const (dyn Storage + 'static),
 }
 
@@ -43,16 +42,13 @@ impl HeldStore {
                     .storage;
                 (memcached, memcached.prefix().unwrap_or_default().to_vec())
             };
-        let store = Self {
-            _object: object.shallow_clone(),
-            storage,
-        };
-        Some((store, prefix))
+        Some((Self { storage }, prefix))
     }
 
     fn storage(&self) -> &dyn Storage {
-        // SAFETY: `_object` holds a reference to the PHP object the storage
-        // lives in, so it is alive as long as `self`; PHP never moves an
+        // SAFETY: the `FleetStorage` that owns `self` holds a reference to
+        // the PHP object the storage lives in, dropped after `self`
+        // (`FleetStorage::store` comes after its `storage`); PHP never moves an
         // object, and these classes' values are only replaced by a second
         // `__construct()`, a single-threaded call never running inside ours.
         unsafe { &*self.storage }
@@ -122,6 +118,9 @@ const FLEET_LIMITS: &str = "a RedisStorage (standalone, cluster or Sentinel) or 
 #[php(implements(ce = storage_interface, stub = "\\Zeusi\\CircuitBreaker\\Storage\\StorageInterface"))]
 pub struct FleetStorage {
     pub storage: FleetTier,
+    /// The fleet store's object, whose Rust storage `storage` reads: declared
+    /// after it, so dropped after it; reported to the cycle collector.
+    pub(super) store: Zval,
 }
 
 #[php_impl]
@@ -177,7 +176,10 @@ impl FleetStorage {
             }
             Err(error) => FleetTier::Unavailable(error),
         };
-        Ok(Self { storage })
+        Ok(Self {
+            storage,
+            store: fleet.0.shallow_clone(),
+        })
     }
 
     /// The status of every circuit of the fleet store whose service starts

@@ -25,6 +25,8 @@ use super::control::CircuitControl;
 use super::events::{CircuitOpened, OpeningCause, StorageFailed};
 use super::execution::ProtectingBreaker;
 use super::execution::{Attempt, CallExecutor, CallGate, CallbackOutcomeClassifier};
+use super::fleet::FleetStorage;
+use super::status::CircuitStatus;
 use super::storage::InMemoryStorage;
 
 /// `zend_get_gc_buffer` (Zend/zend_gc.h): the per-request buffer a `get_gc`
@@ -140,6 +142,7 @@ pub fn install_handlers() {
     install::<Configuration>();
     install::<RampPolicy>();
     install::<InMemoryStorage>();
+    install::<FleetStorage>();
     install::<CircuitControl>();
     install::<CallExecutor>();
     install::<CallGate>();
@@ -148,6 +151,7 @@ pub fn install_handlers() {
     install::<OpeningCause>();
     install::<CircuitOpened>();
     install::<StorageFailed>();
+    install::<CircuitStatus>();
 }
 
 pub fn report_clock(clock: &Clock, buffer: &mut GcBuffer) {
@@ -167,6 +171,12 @@ impl HoldsPhpValues for CircuitBreaker {
             userland.backend.thrown.for_each(|thrown| buffer.add(thrown));
         }
         report_clock(&self.clock, buffer);
+    }
+}
+
+impl HoldsPhpValues for FleetStorage {
+    fn report(&self, buffer: &mut GcBuffer) {
+        buffer.add(&self.store);
     }
 }
 
@@ -250,5 +260,12 @@ impl HoldsPhpValues for CircuitOpened {
 impl HoldsPhpValues for StorageFailed {
     fn report(&self, buffer: &mut GcBuffer) {
         buffer.add(&self.exception);
+    }
+}
+
+/// Its dates may be a user's subclass, given to its constructor.
+impl HoldsPhpValues for CircuitStatus {
+    fn report(&self, buffer: &mut GcBuffer) {
+        self.report_values(buffer);
     }
 }

@@ -63,7 +63,7 @@ unsafe fn run<A>(
             Some(Err(None)) | None => return,
         };
         let Some(breaker) = this_breaker(frame) else {
-            return PhpException::from_message("Failed to retrieve reference to `$this`".into()).throw();
+            return super::engine::unconstructed::throw_not_constructed(frame);
         };
         let result = call(breaker, converted);
         // A fatal error on the way: the engine reads nothing of this call.

@@ -44,8 +44,29 @@ pub fn startup(module_number: i32) {
     INTERVAL_MS.store(seconds.saturating_mul(1_000), Ordering::Relaxed);
 }
 
+/// Writes one line: a message may carry a server's reply, a stored value
+/// or an exception's text, whose line breaks and other control characters
+/// are escaped (`\n`, `\x07`), so that one failure is one line of the log
+/// and no text can forge another.
 fn write(line: &str) {
-    error_log(&format!("circuit_breaker: {line}"), Severity::Warning);
+    error_log(&format!("circuit_breaker: {}", one_line(line)), Severity::Warning);
+}
+
+fn one_line(text: &str) -> String {
+    use std::fmt::Write;
+    let mut line = String::with_capacity(text.len());
+    for character in text.chars() {
+        match character {
+            '\n' => line.push_str("\\n"),
+            '\r' => line.push_str("\\r"),
+            '\t' => line.push_str("\\t"),
+            character if character.is_control() => {
+                let _ = write!(line, "\\x{:02x}", u32::from(character));
+            }
+            character => line.push(character),
+        }
+    }
+    line
 }
 
 #[derive(Default)]

@@ -14,17 +14,64 @@ use super::reentry::refuse_reconstruction;
 use crate::core::error::ConfigError;
 use crate::storage::memcached::{MemcachedStorage as Memcached, memcached_storage};
 
-const SERVER_LIMITS: &str = "'host:port', a non-empty array of them, or a \\Memcached with TCP servers";
+/// The port of a server given without one, as every Memcached client has it.
+const DEFAULT_PORT: u16 = 11211;
 
+const SERVER_LIMITS: &str = "'host[:port]' (port 1 to 65535, 11211 when left out; an IPv6 address in brackets, '[::1]:11211'), \
+     a non-empty array of them, or a \\Memcached with TCP servers";
+
+/// A server as the storage connects to it, `host:port`: the port is
+/// 11211 when left out (`localhost`, `[::1]`).
 fn server(value: &Zval, all: &Zval) -> Result<String, PhpException> {
-    let invalid = || invalid_configuration(ConfigError::new("servers", describe(all), SERVER_LIMITS));
-    let text = value.str().ok_or_else(invalid)?;
-    let (host, port) = text.rsplit_once(':').ok_or_else(invalid)?;
-    let port: u16 = port.parse().map_err(|_| invalid())?;
-    if host.is_empty() || port == 0 {
-        return Err(invalid());
+    let invalid = |why: &str| {
+        let mut error = ConfigError::new("servers", describe(all), SERVER_LIMITS);
+        if all.array().is_some() {
+            error.value = format!("{} ({} {why})", error.value, describe(value));
+        } else {
+            error.value = format!("{} ({why})", error.value);
+        }
+        invalid_configuration(error)
+    };
+    let text = value.str().ok_or_else(|| invalid("is not a string"))?;
+    let (host, port) = split_host_port(text).map_err(invalid)?;
+    Ok(format!("{host}:{port}"))
+}
+
+/// `host` and its port, 11211 when left out; why not, in the user's words.
+fn split_host_port(text: &str) -> Result<(&str, u16), &'static str> {
+    let (host, port) = match text.strip_prefix('[') {
+        // [IPv6] or [IPv6]:port
+        Some(bracketed) => {
+            let (address, rest) = bracketed.split_once(']').ok_or("has no ']' closing its IPv6 address")?;
+            let port = match rest {
+                "" => None,
+                _ => Some(
+                    rest.strip_prefix(':')
+                        .ok_or("has something other than ':port' after ']'")?,
+                ),
+            };
+            (&text[..address.len() + 2], port)
+        }
+        None => match text.split_once(':') {
+            Some((_, rest)) if rest.contains(':') => {
+                return Err("is an IPv6 address without brackets: write '[::1]:11211'");
+            }
+            Some((host, port)) => (host, Some(port)),
+            None => (text, None),
+        },
+    };
+    if host.is_empty() || host == "[]" {
+        return Err("has no host");
     }
-    Ok(text.to_owned())
+    let port = match port {
+        None => DEFAULT_PORT,
+        Some(port) => port
+            .parse::<u16>()
+            .ok()
+            .filter(|&port| port != 0)
+            .ok_or("has a port that is not a number from 1 to 65535")?,
+    };
+    Ok((host, port))
 }
 
 #[php_class]
@@ -36,7 +83,8 @@ pub struct MemcachedStorage {
 
 #[php_impl]
 impl MemcachedStorage {
-    /// `$servers`: `host:port`, or several; each service lives on one of them.
+    /// `$servers`: `host[:port]` (11211 by default), or several; each
+    /// service lives on one of them.
     /// Or a `\Memcached`: its servers (`getServerList()`, in that order) and
     /// its `OPT_PREFIX_KEY`, put before `$prefix` (see `client_objects.rs`).
     /// `$timeout`: seconds each call (`acquirePermission()`, a register,

@@ -56,6 +56,7 @@ extern "C" fn shutdown(_ty: i32, _module_number: i32) -> i32 {
     shared_memory::shutdown();
     late_load::shutdown();
     readonly::shutdown();
+    engine::unconstructed::shutdown();
     0
 }
 
@@ -63,6 +64,44 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
     late_load::request_startup();
     shared_memory::request_startup();
     readonly::declare_types();
+    engine::unconstructed::install(|guards| {
+        guards.guard::<configuration::FailureRateRule>();
+        guards.guard::<configuration::SlowCallRateRule>();
+        guards.guard::<configuration::FailureOrSlowCallRateRule>();
+        guards.guard::<configuration::ConsecutiveFailuresRule>();
+        guards.guard::<configuration::ExponentialRampCurve>();
+        guards.guard::<configuration::PowerRampCurve>();
+        guards.guard::<configuration::RampPolicy>();
+        guards.guard::<configuration::PermittedCallsPolicy>();
+        guards.guard::<configuration::Configuration>();
+        guards.guard::<clock::SystemClock>();
+        guards.guard::<clock::MockClock>();
+        guards.guard::<storage::InMemoryStorage>();
+        guards.guard::<shared_memory::SharedMemoryStorage>();
+        guards.guard::<shared_memory::ApcuStorage>();
+        guards.guard::<redis::RedisStorage>();
+        guards.guard::<memcached::MemcachedStorage>();
+        guards.guard::<fleet::FleetStorage>();
+        guards.guard::<events::OpeningCause>();
+        guards.guard::<events::CircuitOpened>();
+        guards.guard::<events::CircuitHalfOpened>();
+        guards.guard::<events::CircuitClosed>();
+        guards.guard::<events::CallRejected>();
+        guards.guard::<events::StorageFailed>();
+        guards.guard::<events::CircuitForced>();
+        guards.guard::<events::CircuitReset>();
+        guards.guard::<events::StorageRecovered>();
+        guards.guard::<status::CircuitStatus>();
+        guards.guard::<exporter::PrometheusExporter>();
+        guards.guard::<control::CircuitControl>();
+        guards.guard::<breaker::CircuitBreaker>();
+        guards.guard::<execution::CallExecutor>();
+        guards.guard::<execution::CallGate>();
+        guards.guard::<execution::Attempt>();
+        guards.guard::<execution::CallbackOutcomeClassifier>();
+        guards.guard::<http::HttpGuard>();
+        guards.guard::<http::HttpBreaker>();
+    });
     fast_construct::install();
     if http::enabled() {
         engine::curl::install();

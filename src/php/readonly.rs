@@ -1,5 +1,5 @@
 //! Read-only properties as PHP's own: the values of rules, configurations,
-//! events and opening causes are getters of the Rust object, which
+//! events, opening causes and statuses are getters of the Rust object, which
 //! ext-php-rs declares as untyped public properties and refuses to write
 //! with a bare `\Exception` ("No setter available"). Here they throw the
 //! `Error` PHP throws for a `readonly` property, and reflection shows them
@@ -17,7 +17,8 @@ use super::configuration::{
     Configuration, ConsecutiveFailuresRule, FailureOrSlowCallRateRule, FailureRateRule, PermittedCallsPolicy,
     SlowCallRateRule,
 };
-use super::events::{CallRejected, CircuitOpened, OpeningCause, StorageFailed};
+use super::events::{CallRejected, CircuitForced, CircuitOpened, OpeningCause, StorageFailed};
+use super::status::CircuitStatus;
 
 unsafe extern "C" {
     fn zend_std_write_property(
@@ -44,33 +45,42 @@ const ACC_READONLY: u32 = 1 << 7;
 /// The declared type of a read-only property.
 #[derive(Clone, Copy)]
 enum Type {
+    Bool,
     Int,
+    NullableInt,
     Float,
     NullableFloat,
+    String,
     Array,
+    NullableArray,
     Object(&'static str),
+    NullableObject(&'static str),
 }
 
 impl Type {
     fn zend_type(self) -> zend_type {
-        let scalar = |code: u32| zend_type {
+        let mask = |codes: &[u32]| zend_type {
             ptr: std::ptr::null_mut(),
-            type_mask: 1 << code,
+            type_mask: codes.iter().fold(0, |mask, code| mask | 1 << code),
         };
+        // A class type holds its name as a zend_string that lives as long
+        // as the class: an interned, persistent one.
+        let class = |name: &str, extra: u32| zend_type {
+            ptr: ZendStr::new_interned(name, true).into_raw().cast(),
+            type_mask: ext_php_rs::ffi::_ZEND_TYPE_NAME_BIT | extra,
+        };
+        use ext_php_rs::ffi::{IS_ARRAY, IS_DOUBLE, IS_FALSE, IS_LONG, IS_NULL, IS_STRING, IS_TRUE};
         match self {
-            Self::Int => scalar(ext_php_rs::ffi::IS_LONG),
-            Self::Float => scalar(ext_php_rs::ffi::IS_DOUBLE),
-            Self::NullableFloat => zend_type {
-                ptr: std::ptr::null_mut(),
-                type_mask: (1 << ext_php_rs::ffi::IS_DOUBLE) | (1 << ext_php_rs::ffi::IS_NULL),
-            },
-            Self::Array => scalar(ext_php_rs::ffi::IS_ARRAY),
-            // A class type holds its name as a zend_string that lives as
-            // long as the class: an interned, persistent one.
-            Self::Object(name) => zend_type {
-                ptr: ZendStr::new_interned(name, true).into_raw().cast(),
-                type_mask: ext_php_rs::ffi::_ZEND_TYPE_NAME_BIT,
-            },
+            Self::Bool => mask(&[IS_FALSE, IS_TRUE]),
+            Self::Int => mask(&[IS_LONG]),
+            Self::NullableInt => mask(&[IS_LONG, IS_NULL]),
+            Self::Float => mask(&[IS_DOUBLE]),
+            Self::NullableFloat => mask(&[IS_DOUBLE, IS_NULL]),
+            Self::String => mask(&[IS_STRING]),
+            Self::Array => mask(&[IS_ARRAY]),
+            Self::NullableArray => mask(&[IS_ARRAY, IS_NULL]),
+            Self::Object(name) => class(name, 0),
+            Self::NullableObject(name) => class(name, ext_php_rs::ffi::_ZEND_TYPE_NULLABLE_BIT),
         }
     }
 }
@@ -147,6 +157,25 @@ read_only!(
     ]
 );
 read_only!(CallRejected, [("state", STATE)]);
+read_only!(CircuitForced, [("state", STATE), ("duration", Type::Float)]);
+const DATE: Type = Type::NullableObject("DateTimeImmutable");
+read_only!(
+    CircuitStatus,
+    [
+        ("service", Type::String),
+        ("state", STATE),
+        ("forced", Type::Bool),
+        ("since", DATE),
+        ("until", DATE),
+        ("remaining", Type::NullableFloat),
+        ("openDuration", Type::NullableFloat),
+        ("backoffLevel", Type::Int),
+        ("calls", Type::NullableInt),
+        ("failures", Type::NullableInt),
+        ("slowCalls", Type::NullableArray),
+        ("counters", Type::NullableArray),
+    ]
+);
 read_only!(
     StorageFailed,
     [(
@@ -218,7 +247,9 @@ pub fn install_handlers() {
     install::<OpeningCause>();
     install::<CircuitOpened>();
     install::<CallRejected>();
+    install::<CircuitForced>();
     install::<StorageFailed>();
+    install::<CircuitStatus>();
 }
 
 /// Gives the declared properties of the class their type and the readonly
@@ -267,5 +298,7 @@ pub fn declare_types() {
     declare::<OpeningCause>();
     declare::<CircuitOpened>();
     declare::<CallRejected>();
+    declare::<CircuitForced>();
     declare::<StorageFailed>();
+    declare::<CircuitStatus>();
 }

@@ -5,12 +5,16 @@ use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendHashTable, Zval};
 
+use super::args::{DateArg, Float, Int, ServiceName, StateArg, value_error};
+use super::callback::call_method;
 use super::classes::storage_exception;
 use super::clock::date_time;
 use super::enums::State;
+use super::reentry::refuse_reconstruction;
 use crate::core::config::Config;
 use crate::core::counts::{Outcome, WindowCounts};
 use crate::core::duration::Millis;
+use crate::core::duration::format_float;
 use crate::core::machine::{Status, status_without_config};
 use crate::storage::{CallCounters, ListedCircuitCounters, Storage};
 
@@ -34,9 +38,8 @@ pub struct CircuitStatus {
     backoff_level: i64,
     outcomes: Option<WindowOutcomes>,
     counters: Option<CallCounters>,
-    /// When the status was read, on the clock of its breaker or storage.
-    read_at_ms: Millis,
-    until_ms: Option<Millis>,
+    /// Seconds from when the status was read until `until`, never negative.
+    remaining: Option<f64>,
 }
 
 fn instant(ms: Option<Millis>) -> Zval {
@@ -61,8 +64,7 @@ impl CircuitStatus {
             backoff_level: i64::from(status.backoff),
             outcomes,
             counters,
-            read_at_ms,
-            until_ms: status.until,
+            remaining: status.until.map(|until| (until - read_at_ms).max(0) as f64 / 1_000.0),
         }
     }
 
@@ -80,15 +82,15 @@ impl CircuitStatus {
             slots: window,
         };
         let outcomes = WindowOutcomes {
-            calls: counts.total() as i64,
-            failures: counts.failures() as i64,
+            calls: shown_count(counts.total()),
+            failures: shown_count(counts.failures()),
             slow_calls: config
                 .bands
                 .thresholds()
                 .iter()
                 .map(|&slow| {
                     let calls = counts.slow(Outcome::Success, slow) + counts.slow(Outcome::Failure, slow);
-                    (slow as f64 / 1_000.0, calls as i64)
+                    (slow as f64 / 1_000.0, shown_count(calls))
                 })
                 .collect(),
         };
@@ -123,6 +125,12 @@ pub fn list_circuits(storage: &dyn Storage, prefix: &[u8], now: Millis) -> Resul
 }
 
 impl CircuitStatus {
+    /// The objects it holds, for the cycle collector (`gc.rs`).
+    pub(super) fn report_values(&self, buffer: &mut super::gc::GcBuffer) {
+        buffer.add(&self.since);
+        buffer.add(&self.until);
+    }
+
     pub fn service_bytes(&self) -> Option<&[u8]> {
         self.service.zend_str().map(|service| service.as_bytes())
     }
@@ -146,8 +154,7 @@ impl CircuitStatus {
     /// Seconds from when the status was read until the state may change by
     /// time (the end of an open or forced state), never negative.
     pub fn remaining_seconds(&self) -> Option<f64> {
-        self.until_ms
-            .map(|until| (until - self.read_at_ms).max(0) as f64 / 1_000.0)
+        self.remaining
     }
 }
 
@@ -155,8 +162,162 @@ fn object(status: CircuitStatus) -> Zval {
     ZendClassObject::new(status).into_zval(false).unwrap_or_default()
 }
 
+/// What the constructor checks: a value of `parameter` that is wrong.
+fn refused(parameter: &str, must: &str) -> PhpException {
+    value_error(parameter, must)
+}
+
+fn count(parameter: &str, value: Option<Int>) -> PhpResult<Option<i64>> {
+    match value {
+        Some(Int(count)) if count < 0 => Err(refused(parameter, &format!("null or at least 0, {count} given"))),
+        other => Ok(other.map(|count| count.0)),
+    }
+}
+
+/// `['slowCallDuration' => float, 'calls' => int]` entries.
+fn slow_calls_of(list: &ZendHashTable) -> PhpResult<Vec<(f64, i64)>> {
+    const MUST: &str = "null or a list of ['slowCallDuration' => seconds above 0, 'calls' => at least 0]";
+    list.values()
+        .map(|entry| {
+            let entry = entry.array().ok_or_else(|| refused("slowCalls", MUST))?;
+            let slow = entry
+                .get("slowCallDuration")
+                .and_then(|value| value.double().or_else(|| value.long().map(|long| long as f64)))
+                .filter(|slow| slow.is_finite() && *slow > 0.0);
+            let calls = entry.get("calls").and_then(Zval::long).filter(|calls| *calls >= 0);
+            match (slow, calls, entry.len()) {
+                (Some(slow), Some(calls), 2) => Ok((slow, calls)),
+                _ => Err(refused("slowCalls", MUST)),
+            }
+        })
+        .collect()
+}
+
+/// The six counters, each an int at least 0.
+fn counters_of(array: &ZendHashTable) -> PhpResult<CallCounters> {
+    const MUST: &str = "null or an array of exactly 'callsPermitted', 'callsRejected', 'successes', 'failures', \
+         'slowCalls' and 'openings', each an int at least 0";
+    let read = |name: &str| {
+        array
+            .get(name)
+            .and_then(Zval::long)
+            .and_then(|value| u64::try_from(value).ok())
+            .ok_or_else(|| refused("counters", MUST))
+    };
+    if array.len() != 6 {
+        return Err(refused("counters", MUST));
+    }
+    Ok(CallCounters {
+        calls_permitted: read("callsPermitted")?,
+        calls_rejected: read("callsRejected")?,
+        successes: read("successes")?,
+        failures: read("failures")?,
+        slow_calls: read("slowCalls")?,
+        openings: read("openings")?,
+    })
+}
+
 #[php_impl]
 impl CircuitStatus {
+    /// A status built from its properties, for the tests of code that
+    /// reads statuses (a FailFast middleware, a metrics page): breakers and
+    /// storages build theirs without it. `$remaining` left null with an
+    /// `$until` is counted from now, on the system clock.
+    // One parameter per property, as PHP callers name them.
+    #[allow(clippy::too_many_arguments)]
+    #[php(optional = forced)]
+    #[php(defaults(forced = false, backoffLevel = 0))]
+    pub fn __construct(
+        service: ServiceName,
+        state: StateArg,
+        forced: bool,
+        since: Option<DateArg<'_>>,
+        until: Option<DateArg<'_>>,
+        remaining: Option<Float>,
+        openDuration: Option<Float>,
+        backoffLevel: Int,
+        calls: Option<Int>,
+        failures: Option<Int>,
+        slowCalls: Option<&ZendHashTable>,
+        counters: Option<&ZendHashTable>,
+    ) -> PhpResult<Self> {
+        refuse_reconstruction::<Self>()?;
+        let remaining = match (remaining.map(|remaining| remaining.0), &until) {
+            (Some(seconds), Some(_)) if seconds.is_finite() && seconds >= 0.0 => Some(seconds),
+            (Some(seconds), Some(_)) => {
+                return Err(refused(
+                    "remaining",
+                    &format!(
+                        "null or a finite number of seconds, at least 0, {} given",
+                        format_float(seconds)
+                    ),
+                ));
+            }
+            (Some(_), None) => return Err(refused("remaining", "null when $until is null")),
+            (None, Some(until)) => {
+                // 'Uv': milliseconds since the epoch.
+                let until_ms = until
+                    .0
+                    .object()
+                    .and_then(|until| call_method(until, "format", vec![&"Uv"]).ok())
+                    .and_then(|formatted| formatted.str().and_then(|text| text.parse::<i64>().ok()))
+                    .unwrap_or_default();
+                Some((until_ms - super::clock::system_now_ms()).max(0) as f64 / 1_000.0)
+            }
+            (None, None) => None,
+        };
+        let open_duration = match openDuration.map(|duration| duration.0) {
+            Some(seconds) if !(seconds.is_finite() && seconds > 0.0) => {
+                return Err(refused(
+                    "openDuration",
+                    &format!(
+                        "null or a finite number of seconds above 0, {} given",
+                        format_float(seconds)
+                    ),
+                ));
+            }
+            other => other,
+        };
+        if backoffLevel.0 < 0 {
+            return Err(refused(
+                "backoffLevel",
+                &format!("at least 0, {} given", backoffLevel.0),
+            ));
+        }
+        let outcomes = match (count("calls", calls)?, count("failures", failures)?) {
+            (None, None) if slowCalls.is_none() => None,
+            (Some(calls), Some(failures)) if failures <= calls => Some(WindowOutcomes {
+                calls,
+                failures,
+                slow_calls: slowCalls.map(slow_calls_of).transpose()?.unwrap_or_default(),
+            }),
+            (Some(calls), Some(failures)) => {
+                return Err(refused(
+                    "failures",
+                    &format!("at most $calls ({calls}), {failures} given"),
+                ));
+            }
+            _ => {
+                return Err(refused(
+                    "calls",
+                    "given with $failures (and $slowCalls, when given): the window's counts go together",
+                ));
+            }
+        };
+        Ok(Self {
+            service: super::typed::Bytes(&service.0).into_zval(false).unwrap_or_default(),
+            state: state.0,
+            forced,
+            since: since.map(|since| since.0.shallow_clone()).unwrap_or_default(),
+            until: until.map(|until| until.0.shallow_clone()).unwrap_or_default(),
+            open_duration,
+            backoff_level: backoffLevel.0,
+            outcomes,
+            counters: counters.map(counters_of).transpose()?,
+            remaining,
+        })
+    }
+
     #[php(getter)]
     pub fn get_service(&self) -> Zval {
         self.service.shallow_clone()
@@ -259,4 +420,10 @@ impl CircuitStatus {
         }
         array.into_zval(false).unwrap_or_default()
     }
+}
+
+/// A count as a PHP integer: one beyond it (a storage's counter another
+/// client wrote) is shown as the largest, never as a negative number.
+fn shown_count(count: u64) -> i64 {
+    i64::try_from(count).unwrap_or(i64::MAX)
 }

@@ -36,6 +36,12 @@ pub enum StorageError {
     Unsupported(String),
 }
 
+/// The largest count a breaker writes: a counter is incremented by one per
+/// outcome, and 2^53 increments are more than any circuit gets. A larger
+/// (or negative) value is another client's, repaired as one that holds no
+/// number, so that sums of counts cannot overflow and no status shows them.
+pub const MAX_COUNT: u64 = 1 << 53;
+
 /// What a process remembers of a circuit it found open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RememberedOpen {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The /metrics recipe of the README (examples/metrics.php) under a real
+# The /metrics recipe of docs/operations.md (examples/metrics.php) under a real
 # PHP-FPM pool (pm=static, 4 workers) on a free loopback port: workers call
 # through breakers, open one, and an operator forces another open; a scrape
 # through the same pool shows every worker's calls, and changes nothing.

@@ -3,7 +3,6 @@ Attempt::registerResult() and registerException() take the same durations as reg
 --FILE--
 <?php
 require __DIR__ . '/bootstrap.inc';
-use Zeusi\CircuitBreaker\Exception\InvalidConfigurationException;
 use Zeusi\CircuitBreaker\Execution\CallGate;
 
 $listener = new RecordingListener();
@@ -18,7 +17,7 @@ foreach ([NAN, -1.0, INF, -INF] as $duration) {
                 'registerException' => $gate->admit()->registerException(new RuntimeException(), $duration),
             };
             echo "$method accepted\n";
-        } catch (InvalidConfigurationException $e) {
+        } catch (ValueError $e) {
             echo "$method: ", $e->getMessage(), "\n";
         }
     }
@@ -27,7 +26,7 @@ foreach ([NAN, -1.0, INF, -INF] as $duration) {
 $attempt = $gate->admit();
 try {
     $attempt->registerException(new RuntimeException(), NAN);
-} catch (InvalidConfigurationException) {
+} catch (ValueError) {
 }
 repeat(4, fn () => $gate->admit()->registerException(new RuntimeException(), 0.5));
 echo $breaker->getState()->value, "\n";
@@ -35,17 +34,17 @@ $attempt->registerResult('late', 0.0);
 echo implode(' ', $listener->names()), "\n";
 ?>
 --EXPECT--
-registerSuccess: Invalid duration: NAN given, expected null or a finite number of seconds, at least 0
-registerResult: Invalid duration: NAN given, expected null or a finite number of seconds, at least 0
-registerException: Invalid duration: NAN given, expected null or a finite number of seconds, at least 0
-registerSuccess: Invalid duration: -1 given, expected null or a finite number of seconds, at least 0
-registerResult: Invalid duration: -1 given, expected null or a finite number of seconds, at least 0
-registerException: Invalid duration: -1 given, expected null or a finite number of seconds, at least 0
-registerSuccess: Invalid duration: INF given, expected null or a finite number of seconds, at least 0
-registerResult: Invalid duration: INF given, expected null or a finite number of seconds, at least 0
-registerException: Invalid duration: INF given, expected null or a finite number of seconds, at least 0
-registerSuccess: Invalid duration: -INF given, expected null or a finite number of seconds, at least 0
-registerResult: Invalid duration: -INF given, expected null or a finite number of seconds, at least 0
-registerException: Invalid duration: -INF given, expected null or a finite number of seconds, at least 0
+registerSuccess: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess(): Argument #1 ($duration) must be null or a finite number of seconds, at least 0, NAN given
+registerResult: Zeusi\CircuitBreaker\Execution\Attempt::registerResult(): Argument #2 ($duration) must be null or a finite number of seconds, at least 0, NAN given
+registerException: Zeusi\CircuitBreaker\Execution\Attempt::registerException(): Argument #2 ($duration) must be null or a finite number of seconds, at least 0, NAN given
+registerSuccess: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess(): Argument #1 ($duration) must be null or a finite number of seconds, at least 0, -1 given
+registerResult: Zeusi\CircuitBreaker\Execution\Attempt::registerResult(): Argument #2 ($duration) must be null or a finite number of seconds, at least 0, -1 given
+registerException: Zeusi\CircuitBreaker\Execution\Attempt::registerException(): Argument #2 ($duration) must be null or a finite number of seconds, at least 0, -1 given
+registerSuccess: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess(): Argument #1 ($duration) must be null or a finite number of seconds, at least 0, INF given
+registerResult: Zeusi\CircuitBreaker\Execution\Attempt::registerResult(): Argument #2 ($duration) must be null or a finite number of seconds, at least 0, INF given
+registerException: Zeusi\CircuitBreaker\Execution\Attempt::registerException(): Argument #2 ($duration) must be null or a finite number of seconds, at least 0, INF given
+registerSuccess: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess(): Argument #1 ($duration) must be null or a finite number of seconds, at least 0, -INF given
+registerResult: Zeusi\CircuitBreaker\Execution\Attempt::registerResult(): Argument #2 ($duration) must be null or a finite number of seconds, at least 0, -INF given
+registerException: Zeusi\CircuitBreaker\Execution\Attempt::registerException(): Argument #2 ($duration) must be null or a finite number of seconds, at least 0, -INF given
 open
 CircuitOpened

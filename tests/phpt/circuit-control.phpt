@@ -118,6 +118,11 @@ try {
 } catch (TypeError $e) {
     echo $e->getMessage(), "\n";
 }
+try {
+    (new ReflectionClass(CircuitControl::class))->newInstanceWithoutConstructor()->reset('payments');
+} catch (Error $e) {
+    echo get_class($e), ': ', $e->getMessage(), "\n";
+}
 ?>
 --EXPECT--
 -- forceOpen('payments', 60)
@@ -158,3 +163,4 @@ reset: Zeusi\CircuitBreaker\Exception\StorageException, previous: down
 -- bad arguments
 Invalid storage: Zeusi\CircuitBreaker\Storage\StorageInterface@anonymous without increment(), getMultiple(), compareAndSet() given, expected a storage of this extension, or a KeyValueStoreInterface (increment(), getMultiple(), compareAndSet())
 Zeusi\CircuitBreaker\Operations\CircuitControl::__construct(): Argument #1 ($storage) must be of type Zeusi\CircuitBreaker\Storage\StorageInterface, stdClass given
+Error: Zeusi\CircuitBreaker\Operations\CircuitControl::reset(): the Zeusi\CircuitBreaker\Operations\CircuitControl object was not constructed (made without calling its constructor, as ReflectionClass::newInstanceWithoutConstructor() does): create it with new, or call parent::__construct() from a subclass's constructor

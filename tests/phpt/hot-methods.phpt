@@ -89,8 +89,8 @@ success, named: NULL
 success, unknown named: Error: Unknown named parameter $time
 success, a word: TypeError: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess(): Argument #1 ($duration) must be of type ?float, string given
 success, an array: TypeError: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess(): Argument #1 ($duration) must be of type ?float, array given
-success, negative: Zeusi\CircuitBreaker\Exception\InvalidConfigurationException: Invalid duration: -1 given, expected null or a finite number of seconds, at least 0
-success, infinite: Zeusi\CircuitBreaker\Exception\InvalidConfigurationException: Invalid duration: INF given, expected null or a finite number of seconds, at least 0
+success, negative: ValueError: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess(): Argument #1 ($duration) must be null or a finite number of seconds, at least 0, -1 given
+success, infinite: ValueError: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess(): Argument #1 ($duration) must be null or a finite number of seconds, at least 0, INF given
 success, two arguments: ArgumentCountError: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess() expects at most 1 argument, 2 given
 failure: NULL
 failure, a duration: NULL
@@ -105,8 +105,8 @@ callable: array(0) {
 }
 first-class callable: bool(true)
 reflection: NULL
-unconstructed acquire: Exception: Failed to retrieve reference to `$this`
-unconstructed success: Exception: Failed to retrieve reference to `$this`
+unconstructed acquire: Error: Unconstructed::acquirePermission(): the Unconstructed object was not constructed (made without calling its constructor, as ReflectionClass::newInstanceWithoutConstructor() does): create it with new, or call parent::__construct() from a subclass's constructor
+unconstructed success: Error: Unconstructed::registerSuccess(): the Unconstructed object was not constructed (made without calling its constructor, as ReflectionClass::newInstanceWithoutConstructor() does): create it with new, or call parent::__construct() from a subclass's constructor
 unconstructed success, a word: TypeError: Zeusi\CircuitBreaker\CircuitBreaker::registerSuccess(): Argument #1 ($duration) must be of type ?float, string given
 unconstructed acquire, an argument: ArgumentCountError: Zeusi\CircuitBreaker\CircuitBreaker::acquirePermission() expects exactly 0 arguments, 1 given
 subclass acquire: bool(true)

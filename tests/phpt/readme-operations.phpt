@@ -1,5 +1,5 @@
 --TEST--
-The examples of the README's Operations section run as written
+The examples of docs/operations.md (the README's Operations section before it moved there) run as written
 --FILE--
 <?php
 require __DIR__ . '/bootstrap.inc';

@@ -1,11 +1,26 @@
 --TEST--
-Every ```php block of README.md runs: each is written to a file of its own and included, with the `use` statements and the objects ($breaker, $gateway, $client...) it assumes defined around it; a block marked <!-- readme-check: skip, REASON --> is only parsed
+Every ```php block of README.md and of docs/*.md (but integrations.md, the companion package's) runs: each is written to a file of its own and included, with the `use` statements and the objects ($breaker, $gateway, $client...) it assumes defined around it; a block marked <!-- readme-check: skip, REASON --> is only parsed
 --FILE--
 <?php
 require __DIR__ . '/seed-readme.inc';
 
-$readme = file_get_contents(__DIR__ . '/../../README.md');
-preg_match_all('/(?:<!-- readme-check: (?<marker>[^>]*) -->\n)?```php\n(?<code>.*?)\n```/s', $readme, $blocks, PREG_SET_ORDER | PREG_OFFSET_CAPTURE);
+// The README and the pages it sends its readers to, but the companion
+// package's page: its blocks need the package and the clients it decorates
+// (Guzzle, Symfony HttpClient), which tests/integrations/ installs.
+$pages = array_merge(
+    [__DIR__ . '/../../README.md'],
+    array_filter(glob(__DIR__ . '/../../docs/*.md'), fn (string $page) => basename($page) !== 'integrations.md'),
+);
+$blocks = [];
+foreach ($pages as $path) {
+    $page = file_get_contents($path);
+    preg_match_all('/(?:<!-- readme-check: (?<marker>[^>]*) -->\n)?```php\n(?<code>.*?)\n```/s', $page, $found, PREG_SET_ORDER | PREG_OFFSET_CAPTURE);
+    foreach ($found as $block) {
+        $block['where'] = basename(dirname($path)) === 'docs' ? 'docs/' . basename($path) : basename($path);
+        $block['line'] = substr_count($page, "\n", 0, $block['code'][1]) + 1;
+        $blocks[] = $block;
+    }
+}
 
 // What the blocks assume: the classes the README names without importing
 // them each time, and the objects of the surrounding text.
@@ -46,7 +61,7 @@ set_error_handler(function (int $level, string $message, string $file, int $line
 $ran = $skipped = 0;
 foreach ($blocks as $index => $block) {
     $code = $block['code'][0];
-    $line = substr_count($readme, "\n", 0, $block['code'][1]) + 1;
+    $line = "{$block['where']} line {$block['line']}";
     preg_match_all('/^use\s+[\w\\\\]+\\\\(\w+);/m', $code, $imported);
     $uses = '';
     foreach ($assumedClasses as $class) {
@@ -58,7 +73,7 @@ foreach ($blocks as $index => $block) {
     $file = example_file($code, $uses);
     exec(escapeshellarg(PHP_BINARY) . ' -n -l ' . escapeshellarg($file), $lint, $status);
     if ($status !== 0) {
-        echo "README.md line $line: does not parse: ", implode(' ', $lint), "\n";
+        echo "$line: does not parse: ", implode(' ', $lint), "\n";
         continue;
     }
     if (($block['marker'][0] ?? '') !== '' && str_starts_with($block['marker'][0], 'skip')) {
@@ -69,7 +84,7 @@ foreach ($blocks as $index => $block) {
     // or a host name must be marked, never run.
     if (preg_match('~(?:\d{1,3}\.){3}\d{1,3}|://(?!127\.|localhost|\[::1\])[a-z]~i', $code, $address)
         && !preg_match('~^127\.~', $address[0])) {
-        echo "README.md line $line: names {$address[0]}, not this machine: mark it <!-- readme-check: skip, REASON -->\n";
+        echo "$line: names {$address[0]}, not this machine: mark it <!-- readme-check: skip, REASON -->\n";
         continue;
     }
     // What a block prints is the reader's, not this test's.
@@ -78,7 +93,7 @@ foreach ($blocks as $index => $block) {
         run_example($file, $objects());
         $ran++;
     } catch (Throwable $e) {
-        $failure = "README.md line $line: " . get_class($e) . ': ' . $e->getMessage() . "\n";
+        $failure = "$line: " . get_class($e) . ': ' . $e->getMessage() . "\n";
     } finally {
         ob_end_clean();
     }

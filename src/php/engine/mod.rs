@@ -1,11 +1,13 @@
 //! Beneath ext-php-rs: what the extension needs of the engine that
 //! ext-php-rs does not cover: PHP's error log and startup warnings, the
-//! fiber running now, and for the HTTP guard the arguments of an internal call. `curl` wraps the handlers of ext/curl's
+//! fiber running now, and for the HTTP guard the arguments of an internal call.
+//! `unconstructed` guards the objects of our classes made without their constructor. `curl` wraps the handlers of ext/curl's
 //! functions, `streams` the opener of the `http://` and `https://` stream
 //! wrappers; both ask `php::http` what to do with a transfer.
 
 pub mod curl;
 pub mod streams;
+pub mod unconstructed;
 
 unsafe extern "C" {
     fn php_log_err_with_severity(message: *const std::ffi::c_char, severity: std::ffi::c_int);

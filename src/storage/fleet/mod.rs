@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use blob::HostCounts;
 
 use super::memory::ExpiryClock;
-use super::shm::{BoundCircuit, CircuitMemo, GENERATION_MASK, SLOTS, SharedMemoryStorage};
+use super::shm::{BoundCircuit, CircuitMemo, GENERATION_MASK, RecordKind, SLOTS, SharedMemoryStorage};
 use super::{
     CallCounters, HostWindow, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, Storage, StorageError,
 };
@@ -40,8 +40,10 @@ use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
 use crate::core::window::WindowGeometry;
 
-/// The marker after the host prefix of the tier's own records: a NUL, which
-/// a prefix given in PHP may hold but no one writes by accident.
+/// The marker after the host prefix of the tier's own records. The records
+/// are of the tier's kind (`shm::RecordKind::Tier`): no prefix given in PHP
+/// reaches them, this marker included; it only names them for a reader of
+/// the segment.
 const HOST_PREFIX_MARKER: &[u8] = b"\0fleet\0";
 
 /// How many services a storage object keeps what it learnt of (then it
@@ -66,10 +68,17 @@ const LONGEST_RETRY_MS: Millis = 8_000;
 /// the host record only has to outlive the calls (it is reused only idle).
 const FOLLOWED_STATE_TTL_MS: Millis = 2 * 86_400_000;
 
-/// How many hosts a host remembers between syncs for a store that keeps
-/// the list apart (Memcached); a larger fleet is read one sync late for
-/// the rest.
-const MAX_KNOWN_HOSTS: usize = 256;
+/// How many hosts' windows a host reads at a sync from a store that keeps
+/// the list of hosts apart (Memcached), itself included: the hosts it
+/// remembers from the last sync, in the order they joined the list. Past
+/// that, the others' outcomes are not counted by this host, which says so
+/// once (`StorageFailed`).
+pub const MAX_KNOWN_HOSTS: usize = 256;
+
+/// How many hosts the list of a circuit's hosts holds at most (Memcached):
+/// a sync that finds it longer cuts it to this (a host cut off joins again
+/// at its next sync).
+pub const MAX_LISTED_HOSTS: usize = 1_024;
 
 /// The meaning of the plain words of an `F` record: one place for all.
 #[derive(Clone, Copy)]
@@ -102,6 +111,8 @@ enum Word {
     FleetGeneration = 11,
     /// How many hosts are in `KnownHosts`.
     KnownHostCount = 12,
+    /// 1 while the store lists more hosts than `MAX_KNOWN_HOSTS`: said once.
+    TooManyHosts = 13,
     /// The other hosts' totals by slot, `SLOTS` words.
     Others = 16,
     /// The hosts the store listed at the last sync, `MAX_KNOWN_HOSTS` words.
@@ -161,8 +172,13 @@ impl Control {
             .collect()
     }
 
-    fn set_known_hosts(&self, hosts: &[u64]) {
-        let hosts = &hosts[..hosts.len().min(MAX_KNOWN_HOSTS)];
+    /// Keeps the hosts `listed` whose windows the next sync reads: this host
+    /// `own` first when listed (so that it does not append itself again),
+    /// then the others in the list's order, `MAX_KNOWN_HOSTS` in all.
+    fn set_known_hosts(&self, listed: &[u64], own: u64) {
+        let mut hosts: Vec<u64> = listed.iter().copied().filter(|&host| host == own).take(1).collect();
+        hosts.extend(listed.iter().copied().filter(|&host| host != own));
+        hosts.truncate(MAX_KNOWN_HOSTS);
         for (index, host) in hosts.iter().enumerate() {
             self.at(Word::KnownHosts, index).store(*host, Ordering::Relaxed);
         }
@@ -231,8 +247,9 @@ impl FleetStorage {
         let host_clock = Rc::clone(&clock);
         Self {
             fleet,
-            host: SharedMemoryStorage::new(
+            host: SharedMemoryStorage::of_kind(
                 host.segment(),
+                RecordKind::Tier,
                 [host.prefix(), HOST_PREFIX_MARKER].concat(),
                 Box::new(move || host_clock()),
             ),
@@ -432,7 +449,8 @@ impl FleetStorage {
         self.recovered(control, now);
         if let Some(listed) = &view.listed_hosts {
             // A list that lost this host (expired) gets it again next sync.
-            control.set_known_hosts(listed);
+            control.set_known_hosts(listed, host);
+            self.count_listed(service, control, listed.len(), view.hosts.len());
         }
         let Some(fleet_state) = self.restore_if_forgotten(service, control, view.state, now)? else {
             return Ok(());
@@ -462,6 +480,26 @@ impl FleetStorage {
             control.set(Word::NextSyncAt, now.max(0) as u64);
         }
         Ok(())
+    }
+
+    /// Says once, while the store lists more hosts than a host reads the
+    /// windows of, that the others' outcomes are left out here. Only once
+    /// this host read as many windows as it can, all there (`read`, itself
+    /// included): a list that still holds hosts gone, which syncs prune from
+    /// its start, is no larger fleet.
+    fn count_listed(&self, service: &[u8], control: &Control, listed: usize, read: usize) {
+        if listed <= MAX_KNOWN_HOSTS {
+            if control.get(Word::TooManyHosts) != 0 {
+                control.set(Word::TooManyHosts, 0);
+            }
+            return;
+        }
+        if read >= MAX_KNOWN_HOSTS && control.swap(Word::TooManyHosts, 0, 1) {
+            self.notices.borrow_mut().push(Notice::StorageFailed(StorageError::Full(format!(
+                "the fleet store lists {listed} hosts for circuit '{}', more than the {MAX_KNOWN_HOSTS} a host reads the windows of: this host counts the outcomes of {MAX_KNOWN_HOSTS} of them, itself included",
+                service.escape_ascii()
+            ))));
+        }
     }
 
     /// The state to follow when the fleet store answers `fleet`. A store

@@ -23,7 +23,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::{FleetView, HostWindow, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
+use super::{FleetView, HostWindow, MAX_COUNT, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
 use crate::core::config::MAX_BACKOFF_LEVEL;
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
@@ -206,8 +206,10 @@ pub fn shard_of(service: &[u8]) -> u64 {
     })
 }
 
+/// A count a breaker could have written (see `MAX_COUNT`).
 fn parse_number(bytes: &[u8]) -> Option<u64> {
-    std::str::from_utf8(bytes).ok()?.trim().parse().ok()
+    let count: u64 = std::str::from_utf8(bytes).ok()?.trim().parse().ok()?;
+    (count <= MAX_COUNT).then_some(count)
 }
 
 fn key(name: &[u8], parts: std::fmt::Arguments<'_>) -> Vec<u8> {
@@ -228,6 +230,12 @@ struct OpenCircuits {
     storage: String,
     prefix: Vec<u8>,
 }
+
+/// How many services an object remembers the state of at most (then it
+/// starts over): forgetting one costs its next record a read of the state,
+/// as in the Redis storage (`redis::memory`). A long-lived worker calling
+/// ever new names (one per tenant, say) must not grow without end.
+const MAX_SEEN: usize = 4_096;
 
 /// The `Storage` operations composed from the primitives of `K`.
 pub struct KvStorage<K> {
@@ -267,7 +275,16 @@ impl<K: KeyValue> KvStorage<K> {
     }
 
     fn saw(&self, service: &[u8], state: CircuitState) -> CircuitState {
-        self.seen.borrow_mut().insert(service.to_vec(), state);
+        let mut seen = self.seen.borrow_mut();
+        match seen.get_mut(service) {
+            Some(known) => *known = state,
+            None => {
+                if seen.len() >= MAX_SEEN {
+                    seen.clear();
+                }
+                seen.insert(service.to_vec(), state);
+            }
+        }
         state
     }
 
@@ -319,9 +336,14 @@ impl<K: KeyValue> KvStorage<K> {
     /// Adds 1 to the counter at `key`; when it holds something other than a
     /// number (written by another client), replaces it by 1.
     fn increment(&self, shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
-        self.backend
-            .increment(shard, key, ttl_ms)
-            .or_else(|error| self.replace_garbage_counter(shard, key, ttl_ms).unwrap_or(Err(error)))
+        match self.backend.increment(shard, key, ttl_ms) {
+            // Past any count a breaker writes (Memcached wraps at 2^64): another client's.
+            Ok(count) if count > MAX_COUNT => self
+                .replace_garbage_counter(shard, key, ttl_ms)
+                .unwrap_or(Ok(count.min(MAX_COUNT))),
+            Ok(count) => Ok(count),
+            Err(error) => self.replace_garbage_counter(shard, key, ttl_ms).unwrap_or(Err(error)),
+        }
     }
 
     /// When the counter at `key` holds no number: replaces it by 1, counting
@@ -559,6 +581,13 @@ impl<K: KeyValue> Storage for KvStorage<K> {
     /// the list's time to live refreshed), then
     /// the state, the list and the windows of the hosts the last sync
     /// listed: a host is read one sync after it first appears.
+    ///
+    /// A listed host whose window is gone (expired: the host died, or was
+    /// silent for as long) is pruned from the list, as are repeated ids,
+    /// and the list is kept to `fleet::MAX_LISTED_HOSTS`: rewritten by
+    /// compare-and-set (two round trips more, on the syncs that find
+    /// something to prune; one that lost the race to an append tries again
+    /// at the next sync). Hosts come back by appending again.
     fn sync_host(&self, service: &[u8], window: &HostWindow<'_>) -> Result<FleetView, StorageError> {
         let name = (self.name)(service);
         let generation = window.generation;
@@ -599,21 +628,29 @@ impl<K: KeyValue> Storage for KvStorage<K> {
             .into_iter();
         let state = values.next().flatten();
         let state = self.parse_state(service, &state_key, state.as_deref(), REPLACED_STATE_TTL_MS)?;
-        let mut listed: Vec<u64> = values
-            .next()
-            .flatten()
-            .map(|list| {
-                String::from_utf8_lossy(&list)
-                    .split(',')
-                    .filter_map(|host| host.parse().ok())
-                    .collect()
-            })
-            .unwrap_or_default();
-        listed.sort_unstable();
-        listed.dedup();
-        let mut hosts: Vec<(u64, Vec<u8>)> = others
+        let list = values.next().flatten();
+        let read: Vec<(u64, Option<Vec<u8>>)> = others.into_iter().zip(values).collect();
+        let gone: Vec<u64> = read
+            .iter()
+            .filter(|(_, blob)| blob.is_none())
+            .map(|&(host, _)| host)
+            .collect();
+        let (listed, prune) = list
+            .as_deref()
+            .map_or((Vec::new(), false), |list| prune_host_list(list, &gone, window.host));
+        if prune && let Some(list) = &list {
+            let pruned: String = listed.iter().map(|host| format!(",{host}")).collect();
+            // Lost to an append, or failed: tried again at the next sync.
+            let _ = self.backend.compare_and_set(
+                shard_of(service),
+                &list_key,
+                Some(list),
+                pruned.as_bytes(),
+                window.ttl_ms,
+            );
+        }
+        let mut hosts: Vec<(u64, Vec<u8>)> = read
             .into_iter()
-            .zip(values)
             .filter_map(|(host, blob)| Some((host, blob?)))
             .collect();
         hosts.push((window.host, window.blob.to_vec()));
@@ -632,6 +669,36 @@ impl<K: KeyValue> Storage for KvStorage<K> {
             ttl_ms,
         )
     }
+}
+
+/// The hosts of a fleet's list (`,<id>,<id>...`) in the order they joined,
+/// each once, without those `gone` (their windows expired), at most
+/// `fleet::MAX_LISTED_HOSTS` of them (`own` kept when listed), and whether
+/// the stored list must be rewritten so.
+fn prune_host_list(list: &[u8], gone: &[u64], own: u64) -> (Vec<u64>, bool) {
+    let mut entries = 0;
+    let mut listed: Vec<u64> = Vec::new();
+    for entry in list.split(|&byte| byte == b',').filter(|entry| !entry.is_empty()) {
+        entries += 1;
+        if let Some(host) = std::str::from_utf8(entry).ok().and_then(|host| host.parse().ok())
+            && !listed.contains(&host)
+            && !gone.contains(&host)
+        {
+            listed.push(host);
+        }
+    }
+    let max = super::fleet::MAX_LISTED_HOSTS;
+    if listed.len() > max {
+        let own_position = listed.iter().position(|&host| host == own);
+        listed.truncate(max);
+        if let Some(position) = own_position
+            && position >= max
+        {
+            listed[max - 1] = own;
+        }
+    }
+    let prune = listed.len() != entries;
+    (listed, prune)
 }
 
 #[cfg(test)]
@@ -664,6 +731,21 @@ mod stored_text_tests {
         let long = shown(&[b'x'; 1_000]);
         assert!(long.starts_with(&"x".repeat(64)));
         assert!(long.ends_with("... (1000 bytes)"));
+    }
+
+    #[test]
+    fn a_host_list_loses_repeated_gone_and_surplus_hosts_and_keeps_its_order() {
+        assert_eq!(prune_host_list(b",9,3,7", &[], 3), (vec![9, 3, 7], false));
+        assert_eq!(prune_host_list(b",9,3,9,x,7,3", &[], 3), (vec![9, 3, 7], true));
+        assert_eq!(prune_host_list(b",9,3,7", &[3, 8], 9), (vec![9, 7], true));
+        assert_eq!(prune_host_list(b"", &[], 9), (vec![], false));
+        let max = crate::storage::fleet::MAX_LISTED_HOSTS;
+        let long: String = (1..=max as u64 + 5).map(|host| format!(",{host}")).collect();
+        let (listed, prune) = prune_host_list(long.as_bytes(), &[], max as u64 + 5);
+        assert!(prune);
+        assert_eq!(listed.len(), max);
+        assert_eq!(listed[..max - 1], (1..max as u64).collect::<Vec<_>>()[..]);
+        assert_eq!(listed[max - 1], max as u64 + 5, "the host's own id kept");
     }
 
     #[test]

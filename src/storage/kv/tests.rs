@@ -182,3 +182,63 @@ fn a_state_read_by_another_object_is_seen_before_counting_again() {
         .unwrap();
     assert_eq!(state.generation, 1, "counted again in the current generation");
 }
+
+#[test]
+fn the_states_an_object_remembers_are_bounded_however_many_services_it_serves() {
+    let clock = Rc::new(Cell::new(T0));
+    let storage = storage(&clock);
+    let config = config(vec![OpeningRule::failure_rate(50.0, 4).unwrap()]);
+    for index in 0..3 * MAX_SEEN {
+        let service = format!("service-{index}");
+        let breaker = Breaker {
+            service: service.as_bytes(),
+            config: &config,
+            storage: &storage,
+        };
+        breaker.acquire(T0, &mut |_| {});
+        breaker.register(Outcome::Success, None, T0, &mut |_| {});
+        assert!(storage.seen.borrow().len() <= MAX_SEEN, "after {index} services");
+    }
+    // The service of the last call is still remembered: its next record
+    // needs no read of the state.
+    assert!(storage.seen.borrow().contains_key(b"service-12287".as_slice()));
+}
+
+/// A counter another client set past any count a breaker writes (a
+/// Memcached counter at 2^64 - 1 wraps at the next increment) is repaired
+/// as one that holds no number: counts and shown totals stay sane.
+#[test]
+fn counters_past_any_count_a_breaker_writes_are_repaired() {
+    let clock = Rc::new(Cell::new(T0));
+    let storage = storage(&clock);
+    let config = config(vec![OpeningRule::consecutive_failures(3).unwrap()]);
+    let breaker = Breaker {
+        service: b"payments",
+        config: &config,
+        storage: &storage,
+    };
+    breaker.register(Outcome::Failure, None, T0, &mut |_| {});
+    let huge = (MAX_COUNT + 5).to_string().into_bytes();
+    for (_, (value, _)) in storage.backend.entries.borrow_mut().iter_mut() {
+        if value != b"0" && decode_state(value).is_none() {
+            value.clone_from(&huge);
+        }
+    }
+    // Without the repair, a run of failures past 2^53 opens at this one.
+    let mut failed = Vec::new();
+    breaker.register(Outcome::Failure, None, T0, &mut |event| failed.push(event));
+    assert_eq!(breaker.state(T0).unwrap(), Phase::Closed, "{failed:?}");
+    assert!(
+        storage
+            .backend
+            .entries
+            .borrow()
+            .values()
+            .all(|(value, _)| parse_number(value).is_some() || decode_state(value).is_some()),
+        "every counter past the bound was replaced"
+    );
+    for _ in 0..3 {
+        breaker.register(Outcome::Failure, None, T0, &mut |_| {});
+    }
+    assert_eq!(breaker.state(T0).unwrap(), Phase::Open);
+}

@@ -27,6 +27,22 @@ struct Server {
     /// server, say) never shares a connection, or its backoff, with this
     /// one.
     connection_key: String,
+    /// The hash of the address that places services (see [`placement_weight`]).
+    placement: u64,
+}
+
+/// Rendezvous hashing: a service lives on the server of the highest weight
+/// for its shard, each weight from the shard and the server's address
+/// alone. The order of the list changes nothing (two web servers listing
+/// the same servers in another order, as during a rolling deploy, share
+/// every circuit), and a server added takes about its share of the
+/// services from the others, moving no other one.
+fn placement_weight(shard: u64, placement: u64) -> u64 {
+    // SplitMix64's finalizer: every bit of both inputs reaches every bit.
+    let mut mixed = shard ^ placement.rotate_left(32);
+    mixed = (mixed ^ (mixed >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    mixed = (mixed ^ (mixed >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    mixed ^ (mixed >> 31)
 }
 
 impl Reconnect<Connection, ProtocolError> for Server {
@@ -71,6 +87,7 @@ impl MemcachedKeyValue {
                 .into_iter()
                 .map(|address| Server {
                     connection_key: format!("{address} timeout {}us", timeout.as_micros()),
+                    placement: super::kv::shard_of(address.as_bytes()),
                     address,
                     timeout,
                 })
@@ -80,11 +97,29 @@ impl MemcachedKeyValue {
         }
     }
 
-    /// The servers, in order: a service lives on the one its shard picks,
-    /// so two storages see the same data only with the same list.
+    /// The servers, in any order: a service lives on the one its shard
+    /// picks among their addresses, so two storages see the same data with
+    /// the same servers, however listed.
     pub fn identity(&self) -> String {
-        let addresses: Vec<&str> = self.servers.iter().map(|server| server.address.as_str()).collect();
+        let mut addresses: Vec<&str> = self.servers.iter().map(|server| server.address.as_str()).collect();
+        addresses.sort_unstable();
+        addresses.dedup();
         format!("memcached {}", addresses.join(","))
+    }
+
+    /// The address of the server that holds the keys of `service`.
+    pub fn address_of(&self, service: &[u8]) -> &str {
+        &self.server(super::kv::shard_of(service)).address
+    }
+
+    /// The server of `shard`.
+    fn server(&self, shard: u64) -> &Server {
+        let placed = self
+            .servers
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, server)| placement_weight(shard, server.placement));
+        &self.servers[placed.map_or(0, |(index, _)| index)]
     }
 
     fn run<T>(
@@ -92,7 +127,7 @@ impl MemcachedKeyValue {
         shard: u64,
         run: impl FnOnce(&mut Connection) -> Result<T, ProtocolError>,
     ) -> Result<T, StorageError> {
-        let server = &self.servers[(shard % self.servers.len() as u64) as usize];
+        let server = self.server(shard);
         let now = Instant::now();
         // A deadline long past belongs to an earlier call: a path that did
         // not call `begin_call` gets a deadline of its own, not a timeout.
@@ -101,7 +136,14 @@ impl MemcachedKeyValue {
             _ => now + self.timeout,
         };
         with_deadline(deadline, || {
-            with_connection(&CONNECTIONS, &server.connection_key, server, run)
+            with_connection(&CONNECTIONS, &server.connection_key, server, |connection| {
+                match run(connection) {
+                    Err(ProtocolError::Oversized { key, length, cas }) => {
+                        Err(Self::remove_oversized(server, connection, &key, length, cas))
+                    }
+                    done => done,
+                }
+            })
         })
         .map_err(|failure| match failure {
             Failure::BackingOff(wait) => StorageError::Unavailable(format!(
@@ -110,6 +152,9 @@ impl MemcachedKeyValue {
                 wait.as_millis()
             )),
             Failure::Server(error) if error.is_timeout() => StorageError::Timeout(server.timeout.as_millis() as u64),
+            Failure::Server(ProtocolError::OversizedRemoved(what)) => {
+                StorageError::Unavailable(format!("memcached at {}: {what}", server.address))
+            }
             Failure::Server(ProtocolError::Refused { command, answer }) => {
                 StorageError::Unavailable(format!("memcached at {} refused {command}: {answer}", server.address))
             }
@@ -117,6 +162,36 @@ impl MemcachedKeyValue {
                 StorageError::Unavailable(format!("memcached at {} failed: {error}", server.address))
             }
         })
+    }
+
+    /// `connection` stopped at a value over the limit, the rest of the answer
+    /// unread: a new connection, in step, takes its place, and removes the
+    /// value unless it changed meanwhile (within the call's deadline, as
+    /// every round trip). No byte of the value is read, nor quoted.
+    #[cold]
+    fn remove_oversized(
+        server: &Server,
+        connection: &mut Connection,
+        key: &[u8],
+        length: u64,
+        cas: u64,
+    ) -> ProtocolError {
+        let mut fresh = match Connection::connect(&server.address, server.timeout) {
+            Ok(fresh) => fresh,
+            Err(error) => return error,
+        };
+        let outcome = match fresh.remove_if_unchanged(key, cas) {
+            Ok(true) => "removed".to_owned(),
+            Ok(false) => "changed meanwhile, left as it is".to_owned(),
+            Err(error) if error.breaks_connection() => return error,
+            Err(error) => format!("could not be removed: {error}"),
+        };
+        *connection = fresh;
+        ProtocolError::OversizedRemoved(format!(
+            "key {} held {length} bytes, more than the {} a breaker reads: {outcome}",
+            key.escape_ascii(),
+            protocol::MAX_VALUE_BYTES
+        ))
     }
 
     /// After `incr` found no key: creates it at 1, or, when another process
@@ -244,6 +319,50 @@ pub fn memcached_storage(servers: Vec<String>, prefix: Vec<u8>, timeout: Duratio
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where each of 30 000 services lives among `servers`.
+    fn placements(servers: &[&str]) -> Vec<String> {
+        let storage = MemcachedKeyValue::new(
+            servers.iter().map(|&server| server.to_owned()).collect(),
+            Duration::from_millis(50),
+        );
+        (0..30_000)
+            .map(|index| {
+                let shard = crate::storage::kv::shard_of(format!("service-{index}").as_bytes());
+                storage.server(shard).address.clone()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_order_of_the_servers_places_no_service() {
+        let listed = placements(&["10.0.0.1:11211", "10.0.0.2:11211"]);
+        let reversed = placements(&["10.0.0.2:11211", "10.0.0.1:11211"]);
+        let elsewhere = listed.iter().zip(&reversed).filter(|(one, other)| one != other).count();
+        assert_eq!(elsewhere, 0, "services placed elsewhere in the other order");
+        let first = listed.iter().filter(|&server| server == "10.0.0.1:11211").count();
+        assert!(
+            (14_100..=15_900).contains(&first),
+            "{first} of 30 000 services on the first of two servers"
+        );
+    }
+
+    #[test]
+    fn a_server_added_takes_its_share_and_moves_no_other_service() {
+        let two = placements(&["10.0.0.1:11211", "10.0.0.2:11211"]);
+        let three = placements(&["10.0.0.1:11211", "10.0.0.3:11211", "10.0.0.2:11211"]);
+        let moved = two.iter().zip(&three).filter(|(before, after)| before != after).count();
+        assert!(
+            (9_400..=10_600).contains(&moved),
+            "{moved} of 30 000 services moved, a third is 10 000"
+        );
+        assert!(
+            two.iter()
+                .zip(&three)
+                .all(|(before, after)| before == after || after == "10.0.0.3:11211"),
+            "a service moved only to the new server"
+        );
+    }
 
     #[test]
     fn keys_are_printable_and_short() {

@@ -29,6 +29,41 @@ pub enum ProtocolError {
     /// the connection.
     #[error("no time left before the deadline")]
     NoTimeLeft,
+    /// A value larger than any a breaker writes (see [`MAX_VALUE_BYTES`]),
+    /// left unread: the rest of the answer is still on the connection. `key`
+    /// is the one asked for, `cas` its token, to remove that value and no
+    /// later one.
+    #[error("key {} holds {length} bytes, more than the {MAX_VALUE_BYTES} a breaker reads", key.escape_ascii())]
+    Oversized { key: Vec<u8>, length: u64, cas: u64 },
+    /// What became of an oversized value, once the connection was replaced
+    /// by one in step: the value is no longer read, the call fails.
+    #[error("{0}")]
+    OversizedRemoved(String),
+}
+
+/// The longest line of an answer this client reads: a `VALUE` line is at
+/// most about 320 bytes (a key of 250, its flags, length and CAS token), the
+/// others shorter. A longer one is no memcached's: the connection is given
+/// up, without buffering the rest or quoting it.
+pub const MAX_LINE_BYTES: usize = 1_024;
+
+/// The largest value this client reads. A breaker's values are small: a
+/// state is under 100 bytes, a counter 20 digits, a fleet host's window at
+/// most about 16 KB (61 buckets of 12 counts), the list of a fleet's hosts at
+/// most 21 bytes per host (`fleet::MAX_LISTED_HOSTS`); 64 KiB holds each of
+/// them with room to spare. A larger value was written by another client:
+/// it is removed unread, and its call fails open.
+pub const MAX_VALUE_BYTES: u64 = 64 * 1_024;
+
+/// A line of an answer as an error message shows it: escaped, and cut.
+fn quoted(line: &[u8]) -> String {
+    const SHOWN: usize = 64;
+    let escaped = line[..line.len().min(SHOWN)].escape_ascii().to_string();
+    if line.len() > SHOWN {
+        format!("{escaped}... ({} bytes)", line.len())
+    } else {
+        escaped
+    }
 }
 
 impl ProtocolError {
@@ -39,14 +74,14 @@ impl ProtocolError {
                 std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
             ),
             Self::NoTimeLeft => true,
-            Self::Unexpected(_) | Self::Refused { .. } => false,
+            Self::Unexpected(_) | Self::Refused { .. } | Self::Oversized { .. } | Self::OversizedRemoved(_) => false,
         }
     }
 
     /// Whether the connection can no longer be used: an I/O error, or an
     /// answer that leaves the protocol at an unknown point of a reply.
     pub fn breaks_connection(&self) -> bool {
-        matches!(self, Self::Io(_) | Self::Unexpected(_))
+        matches!(self, Self::Io(_) | Self::Unexpected(_) | Self::Oversized { .. })
     }
 }
 
@@ -130,7 +165,7 @@ fn refusal(command: &'static str, line: &str) -> Option<ProtocolError> {
     (line == "ERROR" || line.starts_with("CLIENT_ERROR") || line.starts_with("SERVER_ERROR")).then(|| {
         ProtocolError::Refused {
             command,
-            answer: line.to_owned(),
+            answer: quoted(line.as_bytes()),
         }
     })
 }
@@ -196,12 +231,35 @@ impl Connection {
         Ok(())
     }
 
+    /// The next line of the answer, at most [`MAX_LINE_BYTES`] long.
     fn line(&mut self) -> Result<String, ProtocolError> {
-        let mut line = String::new();
-        if self.reader.read_line(&mut line)? == 0 {
-            return Err(ProtocolError::Io(std::io::ErrorKind::UnexpectedEof.into()));
+        let mut line = Vec::new();
+        loop {
+            let available = self.reader.fill_buf()?;
+            if available.is_empty() {
+                return Err(ProtocolError::Io(std::io::ErrorKind::UnexpectedEof.into()));
+            }
+            let (taken, ended) = match available.iter().position(|&byte| byte == b'\n') {
+                Some(end) => (end + 1, true),
+                None => (available.len(), false),
+            };
+            if line.len() + taken > MAX_LINE_BYTES + 2 {
+                return Err(ProtocolError::Unexpected(format!(
+                    "a line longer than {MAX_LINE_BYTES} bytes"
+                )));
+            }
+            line.extend_from_slice(&available[..taken]);
+            self.reader.consume(taken);
+            if ended {
+                break;
+            }
         }
-        Ok(line.trim_end_matches("\r\n").to_owned())
+        let line = line.strip_suffix(b"\n").unwrap_or(&line);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        match std::str::from_utf8(line) {
+            Ok(line) => Ok(line.to_owned()),
+            Err(_) => Err(ProtocolError::Unexpected(format!("\"{}\"", quoted(line)))),
+        }
     }
 
     fn incr_request(key: &[u8]) -> Vec<u8> {
@@ -219,7 +277,7 @@ impl Connection {
         line.trim()
             .parse()
             .map(Incremented::Value)
-            .map_err(|_| ProtocolError::Unexpected(line))
+            .map_err(|_| ProtocolError::Unexpected(format!("\"{}\" to incr", quoted(line.as_bytes()))))
     }
 
     fn gets_request(keys: &[Vec<u8>]) -> Vec<u8> {
@@ -244,18 +302,34 @@ impl Connection {
             if let Some(refused) = refusal("gets", &line) {
                 return Err(refused);
             }
+            let unexpected = || ProtocolError::Unexpected(format!("\"{}\" to gets", quoted(line.as_bytes())));
             let parts: Vec<&str> = line.split(' ').collect();
-            let [_, key, _, length, cas] = parts[..] else {
-                return Err(ProtocolError::Unexpected(line));
+            let ["VALUE", key, _, length, cas] = parts[..] else {
+                return Err(unexpected());
             };
-            let length: usize = length.parse().map_err(|_| ProtocolError::Unexpected(line.clone()))?;
-            let cas: u64 = cas.parse().map_err(|_| ProtocolError::Unexpected(line.clone()))?;
-            let mut value = vec![0; length + 2];
-            std::io::Read::read_exact(&mut self.reader, &mut value)?;
-            value.truncate(length);
-            if let Some(position) = keys.iter().position(|wanted| wanted.as_slice() == key.as_bytes()) {
-                items[position] = Some(Item { value, cas });
+            let length: u64 = length.parse().map_err(|_| unexpected())?;
+            let cas: u64 = cas.parse().map_err(|_| unexpected())?;
+            // Only the keys asked for: a value for another is no answer.
+            let position = keys
+                .iter()
+                .position(|wanted| wanted.as_slice() == key.as_bytes())
+                .ok_or_else(unexpected)?;
+            if length > MAX_VALUE_BYTES {
+                return Err(ProtocolError::Oversized {
+                    key: keys[position].clone(),
+                    length,
+                    cas,
+                });
             }
+            let mut value = vec![0; length as usize + 2];
+            std::io::Read::read_exact(&mut self.reader, &mut value)?;
+            if !value.ends_with(b"\r\n") {
+                return Err(ProtocolError::Unexpected(format!(
+                    "a value of {key} not followed by \\r\\n"
+                )));
+            }
+            value.truncate(length as usize);
+            items[position] = Some(Item { value, cas });
         }
     }
 
@@ -305,7 +379,8 @@ impl Connection {
             "STORED" | "TOUCHED" => Ok(true),
             "NOT_STORED" | "EXISTS" | "NOT_FOUND" => Ok(false),
             // Memcached reads the whole value before it refuses one.
-            other => Err(refusal(command, other).unwrap_or_else(|| ProtocolError::Unexpected(line.clone()))),
+            other => Err(refusal(command, other)
+                .unwrap_or_else(|| ProtocolError::Unexpected(format!("\"{}\" to {command}", quoted(line.as_bytes()))))),
         }
     }
 
@@ -363,6 +438,18 @@ impl Connection {
     /// Stores only when the key still has CAS token `cas`.
     pub fn cas(&mut self, key: &[u8], value: &[u8], expiry: u64, cas: u64) -> Result<bool, ProtocolError> {
         self.store("cas", key, value, expiry, Some(cas))
+    }
+
+    /// Removes the value at `key` if it still has CAS token `cas`: a `cas`
+    /// of an empty value with a negative expiry, which memcached takes as
+    /// expired at once (it has no conditional delete before 1.6's meta
+    /// commands). Tells whether it did.
+    pub fn remove_if_unchanged(&mut self, key: &[u8], cas: u64) -> Result<bool, ProtocolError> {
+        let mut request = b"cas ".to_vec();
+        request.extend_from_slice(key);
+        request.extend_from_slice(format!(" 0 -1 0 {cas}\r\n\r\n").as_bytes());
+        self.send(&request)?;
+        self.read_store("cas")
     }
 
     /// Whether the server closed this idle connection (see

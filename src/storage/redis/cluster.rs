@@ -5,8 +5,10 @@
 //! circuits whose slots it owns.
 //!
 //! The slot map (`CLUSTER SLOTS`) is read from a reachable node at the first
-//! call, and again, at most once a second, after a redirection (`MOVED`,
-//! `ASK`) or a failure of a node (a replica may have taken its slots over).
+//! call, and again, at most once a second, after `MOVED` or a failure of a
+//! node (a replica may have taken its slots over). While a slot migrates,
+//! each command follows its key (`ASK`, `MOVED`, `TRYAGAIN`: see [`run`]
+//! and [`batch`]).
 //! A refresh asks first the node the call is for, then the other known
 //! nodes and the seeds, skipping nodes in backoff, within the call's
 //! deadline.
@@ -15,9 +17,10 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use redis::{ConnectionAddr, ConnectionInfo, ErrorKind, RedisResult, ServerErrorKind, Value};
+use redis::{Arg, Cmd, ConnectionAddr, ConnectionInfo, ErrorKind, RedisError, RedisResult, ServerErrorKind, Value};
 
-use super::connection::{CONNECTIONS, Connection};
+use super::batch;
+use super::connection::{CONNECTIONS, Connection, SLOT_MAP_REPLY_LIMIT};
 use super::{CallError, on_node, pool_key};
 use crate::storage::persistent::backing_off;
 
@@ -155,6 +158,7 @@ fn owner(
                 continue;
             }
             let answer = on_node(&info, timeout, deadline, &|connection: &mut Connection| {
+                connection.limit_replies(SLOT_MAP_REPLY_LIMIT);
                 redis::cmd("CLUSTER").arg("SLOTS").query::<Value>(connection)
             });
             match answer.map(|answer| parse_slots(&answer, &node)) {
@@ -210,7 +214,55 @@ pub fn masters(
     Ok(nodes.iter().map(|node| node_info(&seeds[0], node)).collect())
 }
 
-/// Runs `command` on the master of `slot`, following one redirection.
+/// Where Redis Cluster sends a command of a slot that moves.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Redirection {
+    /// `MOVED`: the slot is served by `Node` from now on.
+    Moved(Node),
+    /// `ASK`: the key is already on `Node`, which imports the slot and
+    /// serves it to this one command after an `ASKING`.
+    Ask(Node),
+    /// `TRYAGAIN`: the keys of a command over several keys are on both
+    /// nodes for now.
+    TryAgain,
+}
+
+fn redirection(error: &RedisError) -> Option<Redirection> {
+    match error.kind() {
+        ErrorKind::Server(ServerErrorKind::TryAgain) => return Some(Redirection::TryAgain),
+        ErrorKind::Server(ServerErrorKind::Moved | ServerErrorKind::Ask) => {}
+        _ => return None,
+    }
+    let (address, _) = error.redirect_node()?;
+    let (host, port) = address.rsplit_once(':')?;
+    let node = (host.to_owned(), port.parse().ok()?);
+    Some(match error.kind() {
+        ErrorKind::Server(ServerErrorKind::Ask) => Redirection::Ask(node),
+        _ => Redirection::Moved(node),
+    })
+}
+
+fn redirection_of(reply: &Value) -> Option<Redirection> {
+    match reply {
+        Value::ServerError(_) => redirection(&reply.clone().extract_error().err()?),
+        _ => None,
+    }
+}
+
+/// How many redirections a call follows: a slot moving from one node to
+/// another takes one (`ASK` or `MOVED`), and one more when it moves again
+/// meanwhile.
+const MAX_REDIRECTIONS: usize = 3;
+
+/// The pause before a command answered `TRYAGAIN` is sent again, doubling
+/// (`TRYAGAIN` lasts while a migration has moved some of its keys only).
+const TRY_AGAIN_PAUSE: Duration = Duration::from_millis(1);
+
+/// Runs `command` on the master of `slot`, following redirections: `MOVED`
+/// (and the slot map is read again), `ASK` (every command of the closure
+/// sent after `ASKING`), `TRYAGAIN` (sent again after a pause), all by the
+/// deadline. A closure of several commands in a pipeline must be a batch
+/// ([`batch`]), whose commands are redirected one by one.
 pub fn run<T>(
     cluster: &str,
     seeds: &[ConnectionInfo],
@@ -219,41 +271,156 @@ pub fn run<T>(
     slot: u16,
     command: &impl Fn(&mut Connection) -> RedisResult<T>,
 ) -> Result<T, CallError> {
-    let node = owner(cluster, seeds, timeout, deadline, slot)?;
-    let result = on_node(&node_info(&seeds[0], &node), timeout, deadline, command);
-    let redirection = match &result {
-        Err(CallError::Redis(error)) => error.redirect_node().and_then(|(address, _)| {
-            let (host, port) = address.rsplit_once(':')?;
-            let asking = error.kind() == ErrorKind::Server(ServerErrorKind::Ask);
-            Some(((host.to_owned(), port.parse().ok()?), asking))
-        }),
-        _ => None,
-    };
-    match (&result, redirection) {
-        (_, Some((target, asking))) => {
+    let mut node = owner(cluster, seeds, timeout, deadline, slot)?;
+    let mut asking = false;
+    let mut pause = TRY_AGAIN_PAUSE;
+    let mut redirections = 0;
+    loop {
+        let result = on_node(
+            &node_info(&seeds[0], &node),
+            timeout,
+            deadline,
+            &|connection: &mut Connection| {
+                connection.set_asking(asking);
+                let result = command(connection);
+                connection.set_asking(false);
+                result
+            },
+        );
+        let redirected = match &result {
+            Err(CallError::Redis(error)) => redirection(error),
+            Err(CallError::BackingOff { .. }) => {
+                mark_stale(cluster);
+                None
+            }
+            _ => None,
+        };
+        if let Err(CallError::Redis(error)) = &result
+            && error.is_io_error()
+        {
             mark_stale(cluster);
-            on_node(
-                &node_info(&seeds[0], &target),
-                timeout,
-                deadline,
-                &|connection: &mut Connection| {
-                    if asking {
-                        redis::cmd("ASKING").query::<()>(connection)?;
-                    }
-                    command(connection)
-                },
-            )
         }
-        (Err(CallError::BackingOff { .. }), _) => {
-            mark_stale(cluster);
-            result
+        match redirected {
+            Some(_) if redirections == MAX_REDIRECTIONS => return result,
+            Some(Redirection::Moved(target)) => {
+                mark_stale(cluster);
+                (node, asking) = (target, false);
+            }
+            Some(Redirection::Ask(target)) => (node, asking) = (target, true),
+            Some(Redirection::TryAgain) => {
+                if Instant::now() + pause >= deadline {
+                    return result;
+                }
+                std::thread::sleep(pause);
+                pause *= 2;
+            }
+            None => return result,
         }
-        (Err(CallError::Redis(error)), _) if error.is_io_error() => {
-            mark_stale(cluster);
-            result
-        }
-        _ => result,
+        redirections += 1;
     }
+}
+
+/// Runs the commands of a batch pipelined on the master of `slot`, and
+/// returns their replies as they came, error replies included. While the
+/// slot migrates, the commands redirected are sent again together where
+/// each key is: after `MOVED` to the new master (and the slot map is read
+/// again), after `ASK` to the importing node, each after an `ASKING`; an
+/// `MGET` answered `TRYAGAIN` (its keys are on both nodes for now) is sent
+/// as one `GET` per key, each redirected alone. Every command thus runs
+/// once, on the node holding its key: none is counted twice, none lost.
+pub fn batch(
+    cluster: &str,
+    seeds: &[ConnectionInfo],
+    timeout: Duration,
+    deadline: Instant,
+    slot: u16,
+    commands: &[Cmd],
+) -> Result<Vec<Value>, CallError> {
+    let node = owner(cluster, seeds, timeout, deadline, slot)?;
+    let send = |node: &Node, asking: bool, commands: &[Cmd]| {
+        let packed = batch::packed(commands, asking);
+        let count = commands.len() * if asking { 2 } else { 1 };
+        let result = on_node(
+            &node_info(&seeds[0], node),
+            timeout,
+            deadline,
+            &|connection: &mut Connection| connection.exchange(&packed, count),
+        );
+        if matches!(&result, Err(CallError::BackingOff { .. }))
+            || matches!(&result, Err(CallError::Redis(error)) if error.is_io_error())
+        {
+            mark_stale(cluster);
+        }
+        result.map(|replies| batch::replies_of(replies, asking))
+    };
+    routed(&send, &|| mark_stale(cluster), &node, false, commands, MAX_REDIRECTIONS)
+}
+
+type Send<'a> = dyn Fn(&Node, bool, &[Cmd]) -> Result<Vec<Value>, CallError> + 'a;
+
+/// Sends `commands` to `node`, then each one redirected again, grouped by
+/// where it goes, at most `redirections` times.
+fn routed(
+    send: &Send<'_>,
+    stale: &dyn Fn(),
+    node: &Node,
+    asking: bool,
+    commands: &[Cmd],
+    redirections: usize,
+) -> Result<Vec<Value>, CallError> {
+    let mut replies = send(node, asking, commands)?;
+    if redirections == 0 {
+        return Ok(replies);
+    }
+    let mut groups: Vec<((Node, bool), Vec<usize>)> = Vec::new();
+    for (index, reply) in replies.iter_mut().enumerate() {
+        let (target, ask) = match redirection_of(reply) {
+            None => continue,
+            Some(Redirection::Moved(target)) => {
+                stale();
+                (target, false)
+            }
+            Some(Redirection::Ask(target)) => (target, true),
+            Some(Redirection::TryAgain) => {
+                if let Some(gets) = split(&commands[index]) {
+                    let values = routed(send, stale, node, asking, &gets, redirections - 1)?;
+                    if values.iter().all(|value| !matches!(value, Value::ServerError(_))) {
+                        *reply = Value::Array(values);
+                    }
+                }
+                continue;
+            }
+        };
+        match groups.iter_mut().find(|(place, _)| *place == (target.clone(), ask)) {
+            Some((_, indexes)) => indexes.push(index),
+            None => groups.push(((target, ask), vec![index])),
+        }
+    }
+    for ((target, ask), indexes) in groups {
+        let again: Vec<Cmd> = indexes.iter().map(|&index| commands[index].clone()).collect();
+        let values = routed(send, stale, &target, ask, &again, redirections - 1)?;
+        for (index, value) in indexes.into_iter().zip(values) {
+            replies[index] = value;
+        }
+    }
+    Ok(replies)
+}
+
+/// An `MGET` as one `GET` per key; `None` for any other command.
+fn split(command: &Cmd) -> Option<Vec<Cmd>> {
+    let mut args = command.args_iter().map(|arg| match arg {
+        Arg::Simple(bytes) => Some(bytes),
+        _ => None,
+    });
+    if !args.next()??.eq_ignore_ascii_case(b"MGET") {
+        return None;
+    }
+    args.map(|key| {
+        let mut get = redis::cmd("GET");
+        get.arg(key?);
+        Some(get)
+    })
+    .collect()
 }
 
 #[cfg(test)]

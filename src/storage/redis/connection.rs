@@ -9,7 +9,11 @@
 //! - an idle connection can be checked without a round trip: a peek at
 //!   the socket tells whether the server closed it (restart, idle timeout),
 //!   so the pool reconnects before sending anything, and a command is
-//!   never sent twice.
+//!   never sent twice;
+//! - the replies to one request are read through a bound
+//!   ([`REPLY_LIMIT`]): a value no breaker writes (a state of 64 MB) or a
+//!   server sending an endless bulk costs at most that much memory and the
+//!   time to read it, never the whole of it.
 
 use std::io::{self, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -30,6 +34,41 @@ use crate::storage::persistent::{Reconnect, Slots, closed_by_peer};
 
 thread_local! {
     pub static CONNECTIONS: Slots<Connection> = Slots::default();
+}
+
+/// The most bytes the replies to one request may take. What a breaker
+/// reads is small: a state is under 100 bytes, a counter at most 16
+/// digits, a record's replies a few hundred bytes, a fleet sync's windows
+/// (at most 512 hosts of a few dozen bytes each) or a page of `SCAN`
+/// (1 000 keys) some tens of KiB. A megabyte is far above all of them, and
+/// bounds what one call adds to a worker's memory (the parser's buffer and
+/// the value: about twice that) and the time it spends reading.
+pub const REPLY_LIMIT: usize = 1 << 20;
+
+/// The bound of a `CLUSTER SLOTS` reply: a cluster whose slots are cut into
+/// many ranges lists each with its nodes (16 384 ranges of a master and two
+/// replicas are about 4 MB).
+pub const SLOT_MAP_REPLY_LIMIT: usize = 16 << 20;
+
+/// The description of the error of a reply longer than its bound.
+pub const REPLY_TOO_LARGE: &str = "reply too large";
+
+/// Reads at most `room` bytes from `inner`, then fails.
+struct Bounded<'a, R> {
+    inner: &'a mut R,
+    room: &'a mut usize,
+}
+
+impl<R: Read> Read for Bounded<'_, R> {
+    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
+        if *self.room == 0 {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, REPLY_TOO_LARGE));
+        }
+        let length = buffer.len().min(*self.room);
+        let read = self.inner.read(&mut buffer[..length])?;
+        *self.room -= read;
+        Ok(read)
+    }
 }
 
 enum Plain {
@@ -272,6 +311,17 @@ pub struct Connection {
     reader: BufReader<Stream>,
     parser: Parser,
     db: i64,
+    /// The bound of the replies to the current request, and what is left of it.
+    reply_limit: usize,
+    reply_room: usize,
+    /// Left in the middle of a reply (one longer than its bound): the pool
+    /// opens a new connection at its next use, without a backoff, as for
+    /// one the server closed.
+    unusable: bool,
+    /// Whether each command is sent after `ASKING`: the node imports the
+    /// slot of the call (Redis Cluster answered `ASK`), and serves a
+    /// command of it only right after an `ASKING`.
+    asking: bool,
 }
 
 impl Connection {
@@ -317,6 +367,10 @@ impl Connection {
             reader: BufReader::new(stream),
             parser: Parser::new(),
             db: settings.db(),
+            reply_limit: REPLY_LIMIT,
+            reply_room: REPLY_LIMIT,
+            unusable: false,
+            asking: false,
         };
         if let Some(password) = settings.password() {
             let mut auth = redis::cmd("AUTH");
@@ -339,30 +393,88 @@ impl Connection {
         Ok(connection)
     }
 
-    /// Every later read and write ends by `deadline`.
+    /// Every later read and write ends by `deadline`, the replies to each
+    /// request take at most [`REPLY_LIMIT`] bytes, and no `ASKING` is sent.
     pub fn set_deadline(&mut self, deadline: Instant) {
         self.reader.get_mut().socket_mut().deadline = deadline;
+        self.reply_limit = REPLY_LIMIT;
+        self.asking = false;
+    }
+
+    /// The replies to each later request of the call take at most `limit` bytes.
+    pub fn limit_replies(&mut self, limit: usize) {
+        self.reply_limit = limit;
+    }
+
+    /// Whether every later command is sent after `ASKING`.
+    pub fn set_asking(&mut self, asking: bool) {
+        self.asking = asking;
+    }
+
+    /// Sends `packed` (`count` commands) and returns their replies as they
+    /// came, error replies included (`Value::ServerError`): a batch's
+    /// replies are looked at one by one (`batch.rs`).
+    pub fn exchange(&mut self, packed: &[u8], count: usize) -> RedisResult<Vec<Value>> {
+        self.send(packed)?;
+        (0..count).map(|_| self.receive_raw()).collect()
     }
 
     fn send(&mut self, packed: &[u8]) -> RedisResult<()> {
+        self.reply_room = self.reply_limit;
         let stream = self.reader.get_mut();
         stream.write_all(packed)?;
         stream.flush()?;
         Ok(())
     }
 
+    /// The next reply, read through the request's bound: a reply longer
+    /// than it fails, unread, and leaves the connection to be replaced.
     fn receive(&mut self) -> RedisResult<Value> {
-        self.parser.parse_value(&mut self.reader)?.extract_error()
+        self.receive_raw()?.extract_error()
+    }
+
+    fn receive_raw(&mut self) -> RedisResult<Value> {
+        let reader = Bounded {
+            inner: &mut self.reader,
+            room: &mut self.reply_room,
+        };
+        match self.parser.parse_value(reader) {
+            Err(_) if self.reply_room == 0 => {
+                self.unusable = true;
+                Err(RedisError::from((
+                    ErrorKind::Client,
+                    REPLY_TOO_LARGE,
+                    format!("the replies took more than {} bytes", self.reply_limit),
+                )))
+            }
+            value => value,
+        }
     }
 }
 
 impl ConnectionLike for Connection {
     fn req_packed_command(&mut self, packed: &[u8]) -> RedisResult<Value> {
-        self.send(packed)?;
+        if self.asking {
+            let mut request = redis::cmd("ASKING").get_packed_command();
+            request.extend_from_slice(packed);
+            self.send(&request)?;
+            // An error reply to ASKING would also be the command's.
+            self.receive_raw()?;
+        } else {
+            self.send(packed)?;
+        }
         self.receive()
     }
 
     fn req_packed_commands(&mut self, packed: &[u8], offset: usize, count: usize) -> RedisResult<Vec<Value>> {
+        if self.asking {
+            // The commands of a pipeline are packed together: a redirected
+            // batch goes through `exchange`, one ASKING per command.
+            return Err(RedisError::from((
+                ErrorKind::Client,
+                "a pipeline cannot follow ASK: send a batch",
+            )));
+        }
         self.send(packed)?;
         let mut values = Vec::with_capacity(count);
         // Every reply is read, even after an error one, so that the next
@@ -372,7 +484,9 @@ impl ConnectionLike for Connection {
             match self.receive() {
                 Ok(value) if index >= offset => values.push(value),
                 Ok(_) => {}
-                Err(error) if error.is_io_error() || error.kind() == ErrorKind::Parse => return Err(error),
+                Err(error) if error.is_io_error() || error.kind() == ErrorKind::Parse || self.unusable => {
+                    return Err(error);
+                }
                 Err(error) => {
                     first_error.get_or_insert(error);
                 }
@@ -399,10 +513,10 @@ impl ConnectionLike for Connection {
 
 impl Connection {
     /// Whether the server closed this idle connection, or left anything on
-    /// it: an idle connection has nothing to read, so any byte (a TLS
+    /// it, or a reply was left unread (`unusable`): an idle connection has nothing to read, so any byte (a TLS
     /// close_notify included) means it is not usable.
     pub fn closed_by_peer(&self) -> bool {
-        !self.reader.buffer().is_empty() || closed_by_peer(self.reader.get_ref().socket().fd())
+        self.unusable || !self.reader.buffer().is_empty() || closed_by_peer(self.reader.get_ref().socket().fd())
     }
 }
 

@@ -8,6 +8,7 @@
 //! <prefix>cb:{<service>}:o:<generation>                   outcomes counted in a generation
 //! <prefix>cb:{<service>}:c:<generation>                   the current run of failures
 //! <prefix>cb:{<service>}:h:<generation>                   hash: each host's window (`FleetStorage`)
+//! <prefix>cb:{<service>}:hi:<generation>                  sorted set: each host by its last sync (server's ms)
 //! ```
 //!
 //! Counters are plain strings, each with the time to live of its window:
@@ -72,6 +73,10 @@ impl ServiceKeys {
     /// The windows of a fleet's hosts in one generation, by host.
     pub fn host_windows(&self, generation: u64) -> Vec<u8> {
         self.with_suffix(format_args!("h:{generation}"))
+    }
+
+    pub fn host_index(&self, generation: u64) -> Vec<u8> {
+        self.with_suffix(format_args!("hi:{generation}"))
     }
 
     pub fn runs(&self, generation: u64) -> Vec<u8> {

@@ -6,8 +6,10 @@
 //! each worker remembers until when the circuit is open. All the round
 //! trips of one PHP-level call share one deadline (`begin_call`).
 
+mod batch;
 mod cluster;
 mod connection;
+mod dsn;
 mod keys;
 mod listing;
 mod memory;
@@ -23,13 +25,16 @@ use std::time::{Duration, Instant};
 use redis::{ConnectionAddr, ConnectionInfo, IntoConnectionInfo, RedisError, RedisResult, Value};
 use thiserror::Error;
 
+use batch::Batch;
 use connection::{CONNECTIONS, Connection, Endpoint};
 use keys::ServiceKeys;
 pub use sentinel::{SentinelTarget, parse_sentinel_dsn};
 
 use super::kv::{decode_state, encode_state};
 use super::persistent::{Failure, with_connection};
-use super::{FleetView, HostWindow, ListedCircuit, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
+use super::{
+    FleetView, HostWindow, ListedCircuit, MAX_COUNT, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until,
+};
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
@@ -48,7 +53,7 @@ pub enum RedisConfigError {
 pub fn parse_dsn(dsn: &str) -> Result<ConnectionInfo, RedisConfigError> {
     let info = dsn
         .into_connection_info()
-        .map_err(|error| RedisConfigError::Dsn(format!("'{dsn}': {error}")))?;
+        .map_err(|error| RedisConfigError::Dsn(format!("'{dsn}' {}", dsn::why_refused(dsn, &error))))?;
     if let ConnectionAddr::TcpTls { insecure: true, .. } = info.addr() {
         return Err(RedisConfigError::Dsn(format!(
             "'{dsn}': certificate verification cannot be turned off (#insecure)"
@@ -162,24 +167,44 @@ pub struct RedisStorage {
     deadline: Cell<Option<Instant>>,
 }
 
-fn integer(value: &Value) -> Option<u64> {
-    match value {
-        Value::Int(integer) => u64::try_from(*integer).ok(),
-        Value::BulkString(bytes) => std::str::from_utf8(bytes).ok()?.parse().ok(),
-        _ => None,
-    }
+/// The longest state a breaker writes (`kv::encode_state`: six numbers,
+/// well under 100 bytes). A longer one is removed without being read back.
+const MAX_STATE_LENGTH: usize = 128;
+
+/// The most hosts a fleet sync reads and keeps per circuit and generation:
+/// the most recent ones. A fleet of more hosts than that counts the
+/// outcomes of these only (their windows are a few dozen bytes: the sync's
+/// reply stays far below `connection::REPLY_LIMIT`).
+const FLEET_HOSTS: usize = 512;
+
+/// A count a breaker could have written.
+fn count(value: &Value) -> Option<u64> {
+    let count = match value {
+        Value::Int(integer) => u64::try_from(*integer).ok()?,
+        Value::BulkString(bytes) => std::str::from_utf8(bytes).ok()?.parse().ok()?,
+        _ => return None,
+    };
+    (count <= MAX_COUNT).then_some(count)
 }
 
 /// The counts of a reply to MGET: an absent counter is 0; `None` when one
-/// holds no number (another client wrote it).
+/// holds no count a breaker writes (another client wrote it).
 fn counts(values: &[Value]) -> Option<Vec<u64>> {
     values
         .iter()
         .map(|value| match value {
             Value::Nil => Some(0),
-            value => integer(value),
+            value => count(value),
         })
         .collect()
+}
+
+/// A host of a fleet sync: its field in the hash of windows.
+fn host_id(value: &Value) -> Option<u64> {
+    match value {
+        Value::BulkString(bytes) => std::str::from_utf8(bytes).ok()?.parse().ok(),
+        _ => None,
+    }
 }
 
 fn unexpected(what: &str) -> StorageError {
@@ -192,16 +217,50 @@ fn wrong_type(error: &CallError) -> bool {
     matches!(error, CallError::Redis(error) if error.to_string().contains("WRONGTYPE"))
 }
 
-/// Whether Redis refused to count: a counter holds no number, or a key is
-/// not of the type the storage writes (another client wrote them).
+/// Whether Redis refused to count: a counter holds no number or one too
+/// large to increment, or a key is not of the type the storage writes
+/// (another client wrote them).
 fn refused_data(error: &CallError) -> bool {
     matches!(error, CallError::Redis(error)
-        if error.to_string().contains("WRONGTYPE") || error.to_string().contains("not an integer"))
+        if ["WRONGTYPE", "not an integer", "would overflow"].iter().any(|refusal| error.to_string().contains(refusal)))
 }
 
+/// Whether a reply was longer than any a breaker reads
+/// (`connection::REPLY_LIMIT`): a value no breaker writes.
+fn oversized(error: &CallError) -> bool {
+    matches!(error, CallError::Redis(error) if error.kind() == redis::ErrorKind::Client
+        && error.to_string().contains(connection::REPLY_TOO_LARGE))
+}
+
+/// Bytes another client wrote, for a message: control characters and
+/// bytes that are not UTF-8 escaped, cut when long.
 fn shown(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(64)]).into_owned();
-    if bytes.len() > 64 { format!("{text}...") } else { text }
+    const SHOWN: usize = 64;
+    let text = printable(&bytes[..bytes.len().min(SHOWN)]);
+    if bytes.len() > SHOWN {
+        format!("{text}...")
+    } else {
+        text
+    }
+}
+
+fn printable(bytes: &[u8]) -> String {
+    let mut text = String::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for character in chunk.valid().chars() {
+            match character.is_control() {
+                true => text.extend(character.escape_default()),
+                false => text.push(character),
+            }
+        }
+        text.extend(
+            chunk
+                .invalid()
+                .iter()
+                .flat_map(|byte| byte.escape_ascii().map(char::from)),
+        );
+    }
+    text
 }
 
 impl RedisStorage {
@@ -241,12 +300,8 @@ impl RedisStorage {
         StorageError::Timeout(self.timeout.as_millis() as u64)
     }
 
-    /// Runs `command` on the node of `keys` by the deadline of the call.
-    fn try_run<T>(
-        &self,
-        keys: &ServiceKeys,
-        command: impl Fn(&mut Connection) -> RedisResult<T>,
-    ) -> Result<T, CallError> {
+    /// The deadline of the current call's next round trip.
+    fn round_trip_deadline(&self) -> Result<Instant, CallError> {
         let now = Instant::now();
         // A deadline long past belongs to an earlier call: a path that did
         // not call `begin_call` gets a deadline of its own, not a timeout.
@@ -260,6 +315,16 @@ impl RedisStorage {
                 "the call's deadline passed",
             ))));
         }
+        Ok(deadline)
+    }
+
+    /// Runs `command` on the node of `keys` by the deadline of the call.
+    fn try_run<T>(
+        &self,
+        keys: &ServiceKeys,
+        command: impl Fn(&mut Connection) -> RedisResult<T>,
+    ) -> Result<T, CallError> {
+        let deadline = self.round_trip_deadline()?;
         match &self.target {
             Target::Standalone(info) => on_node(info, self.timeout, deadline, &command),
             Target::Cluster(seeds) => {
@@ -267,6 +332,25 @@ impl RedisStorage {
             }
             Target::Sentinel(target) => sentinel::run(&self.target_key, target, self.timeout, deadline, &command),
         }
+    }
+
+    /// Runs the commands of `batch` in one round trip on the node of
+    /// `keys` by the deadline of the call (on a cluster, each command
+    /// follows its key while the slot migrates): the replies of those not
+    /// ignored, or the first error reply.
+    fn try_batch(&self, keys: &ServiceKeys, batch: &Batch) -> Result<Vec<Value>, CallError> {
+        let deadline = self.round_trip_deadline()?;
+        let commands = batch.commands();
+        let exchange =
+            |connection: &mut Connection| connection.exchange(&batch::packed(commands, false), commands.len());
+        let replies = match &self.target {
+            Target::Standalone(info) => on_node(info, self.timeout, deadline, &exchange),
+            Target::Cluster(seeds) => {
+                cluster::batch(&self.target_key, seeds, self.timeout, deadline, keys.slot(), commands)
+            }
+            Target::Sentinel(target) => sentinel::run(&self.target_key, target, self.timeout, deadline, &exchange),
+        }?;
+        batch.replies(replies).map_err(CallError::Redis)
     }
 
     fn storage_error(&self, what: &str, error: CallError) -> StorageError {
@@ -282,17 +366,19 @@ impl RedisStorage {
         }
     }
 
-    /// Runs `command`; a key of the wrong type (another client's write) is
-    /// removed, and the error names it.
+    /// Runs `command`; a key of the wrong type or a reply longer than any a
+    /// breaker reads (another client's write: at the state or at one of
+    /// `read`) is removed, and the error names it.
     fn run<T>(
         &self,
         keys: &ServiceKeys,
         what: &str,
+        read: &[Vec<u8>],
         command: impl Fn(&mut Connection) -> RedisResult<T>,
     ) -> Result<T, StorageError> {
         self.try_run(keys, command).map_err(|error| {
-            if wrong_type(&error) {
-                self.heal(keys, None, &[])
+            if wrong_type(&error) || oversized(&error) {
+                self.heal(keys, None, read)
             } else {
                 self.storage_error(what, error)
             }
@@ -301,16 +387,24 @@ impl RedisStorage {
 
     /// Removes what another client left at the keys of a service (a key
     /// that is not of the type the storage writes, the state `state` that
-    /// does not parse, any of `counters` that holds no number), so that the
-    /// circuit works again at the next call, and returns the error that
-    /// names it.
+    /// does not parse, a state longer than any, any of `counters` that
+    /// holds no count a breaker writes), so that the circuit works again
+    /// at the next call, and returns the error that names it (a long
+    /// value by its length only).
     fn heal(&self, keys: &ServiceKeys, state: Option<&[u8]>, counters: &[Vec<u8>]) -> StorageError {
+        // A state longer than any is removed whatever it holds: it is not
+        // sent back.
+        let compared = state.filter(|state| state.len() <= MAX_STATE_LENGTH);
         let repaired = self.try_run(keys, |connection| {
             let mut invocation = scripts::REPAIR.key(keys.state());
             for counter in counters {
                 invocation.key(counter.as_slice());
             }
-            invocation.arg(state.unwrap_or_default());
+            invocation
+                .arg(u8::from(compared.is_some()))
+                .arg(compared.unwrap_or_default())
+                .arg(MAX_STATE_LENGTH)
+                .arg(MAX_COUNT);
             invocation.invoke::<Vec<Vec<u8>>>(connection)
         });
         let found = || match state {
@@ -322,7 +416,7 @@ impl RedisStorage {
                 "Redis held data that is not a circuit's, removed so that the circuit heals: {}",
                 removed
                     .iter()
-                    .map(|line| String::from_utf8_lossy(line))
+                    .map(|line| printable(line))
                     .collect::<Vec<_>>()
                     .join("; ")
             ),
@@ -364,7 +458,7 @@ impl RedisStorage {
 
         // Only the tallies, the state and the window answer; the tallies
         // are read from their increments.
-        let mut pipeline = redis::pipe();
+        let mut pipeline = Batch::default();
         pipeline.cmd("INCR").arg(&counter).ignore();
         if due.counter {
             pipeline
@@ -405,24 +499,32 @@ impl RedisStorage {
         }
         pipeline.cmd("MGET").arg(&read_keys);
         let counted = [counter, outcomes, runs];
-        let replies: Vec<Value> = self
-            .try_run(keys, |connection| pipeline.query(connection))
-            .map_err(|error| {
-                if refused_data(&error) {
-                    self.heal(keys, None, &counted)
-                } else {
-                    self.storage_error("record", error)
-                }
-            })?;
+        let replies: Vec<Value> = self.try_batch(keys, &pipeline).map_err(|error| {
+            if refused_data(&error) || oversized(&error) {
+                let read: Vec<Vec<u8>> = counted.iter().chain(&read_keys).cloned().collect();
+                self.heal(keys, None, &read)
+            } else {
+                self.storage_error("record", error)
+            }
+        })?;
         memory::ttls_given(circuit, bucket, generation, record.slot, due);
         let invalid = || unexpected("the record's commands");
         let mut replies = replies.iter();
+        // A tally that is no count a breaker writes (negative, or beyond
+        // any) is another client's: repaired like a counter without a number.
         let mut tally = |counted: bool| match counted {
-            true => replies.next().and_then(integer).ok_or_else(invalid),
-            false => Ok(0),
+            true => match replies.next() {
+                Some(value @ Value::Int(_)) => Ok(count(value)),
+                _ => Err(invalid()),
+            },
+            false => Ok(Some(0)),
         };
         let generation_outcomes = tally(counts_outcomes)?;
         let consecutive_failures = tally(counts_failures)?;
+        let (Some(generation_outcomes), Some(consecutive_failures)) = (generation_outcomes, consecutive_failures)
+        else {
+            return Err(self.heal(keys, None, &counted));
+        };
         let (Some(state), Some(Value::Array(values)), None) = (replies.next(), replies.next(), replies.next()) else {
             return Err(invalid());
         };
@@ -449,7 +551,7 @@ impl RedisStorage {
         let mut sums = known;
         for bucket in &per_bucket {
             for (sum, count) in sums.iter_mut().zip(bucket) {
-                *sum += count;
+                *sum = sum.saturating_add(*count);
             }
         }
         let tally = Tally {
@@ -490,7 +592,7 @@ impl Storage for RedisStorage {
 
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
         let keys = self.keys(service);
-        let value: Option<Vec<u8>> = self.run(&keys, "HGET", |connection| {
+        let value: Option<Vec<u8>> = self.run(&keys, "HGET", &[], |connection| {
             redis::cmd("HGET").arg(keys.state()).arg("s").query(connection)
         })?;
         let state = match value {
@@ -509,7 +611,7 @@ impl Storage for RedisStorage {
         ttl_ms: Millis,
     ) -> Result<bool, StorageError> {
         let keys = self.keys(service);
-        let stored: i64 = self.run(&keys, "compare-and-set", |connection| {
+        let stored: i64 = self.run(&keys, "compare-and-set", &[], |connection| {
             scripts::COMPARE_AND_SET
                 .key(keys.state())
                 .arg(encode_state(expected))
@@ -559,14 +661,14 @@ impl Storage for RedisStorage {
             .flat_map(|bucket| (0..slot_count).map(move |slot| (bucket, slot)))
             .map(|(bucket, slot)| keys.counter(bucket, generation, slot))
             .collect();
-        let values: Vec<Value> = self.run(&keys, "MGET", |connection| {
+        let values: Vec<Value> = self.run(&keys, "MGET", &read_keys, |connection| {
             redis::cmd("MGET").arg(&read_keys).query(connection)
         })?;
         let values = counts(&values).ok_or_else(|| self.heal(&keys, None, &read_keys))?;
-        let mut sums = vec![0; slot_count];
+        let mut sums = vec![0_u64; slot_count];
         for bucket in values.chunks(slot_count) {
             for (sum, count) in sums.iter_mut().zip(bucket) {
-                *sum += count;
+                *sum = sum.saturating_add(*count);
             }
         }
         Ok(sums)
@@ -614,7 +716,7 @@ impl Storage for RedisStorage {
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         let keys = self.keys(service);
-        self.run(&keys, "admission script", |connection| {
+        self.run(&keys, "admission script", &[], |connection| {
             scripts::ADMIT
                 .key(keys.state())
                 .arg(state.generation)
@@ -623,24 +725,24 @@ impl Storage for RedisStorage {
         })
     }
 
-    /// One round trip of plain commands on the service's slot: the host's
-    /// window into the hash of its generation (`HSET`, `PEXPIRE`), then the
-    /// whole hash and the state.
+    /// One round trip on the service's slot (`scripts::SYNC`): the host's
+    /// window into the hash of its generation, the hosts gone pruned, the
+    /// windows of the most recent hosts and the state read back.
     fn sync_host(&self, service: &[u8], window: &HostWindow<'_>) -> Result<FleetView, StorageError> {
         let keys = self.keys(service);
-        let windows = keys.host_windows(window.generation);
-        let mut pipeline = redis::pipe();
-        pipeline
-            .cmd("HSET")
-            .arg(&windows)
-            .arg(window.host)
-            .arg(window.blob)
-            .ignore();
-        pipeline.cmd("PEXPIRE").arg(&windows).arg(window.ttl_ms.max(1)).ignore();
-        pipeline.cmd("HGETALL").arg(&windows);
-        pipeline.cmd("HGET").arg(keys.state()).arg("s");
-        let replies: Vec<Value> = self.run(&keys, "sync", |connection| pipeline.query(connection))?;
-        let invalid = || unexpected("the sync's commands");
+        let (windows, index) = (keys.host_windows(window.generation), keys.host_index(window.generation));
+        let replies: Vec<Value> = self.run(&keys, "sync", &[], |connection| {
+            scripts::SYNC
+                .key(&windows)
+                .key(&index)
+                .key(keys.state())
+                .arg(window.host)
+                .arg(window.blob)
+                .arg(window.ttl_ms.max(1))
+                .arg(FLEET_HOSTS)
+                .invoke(connection)
+        })?;
+        let invalid = || unexpected("the sync script");
         let [hosts, state] = replies.as_slice() else {
             return Err(invalid());
         };
@@ -658,7 +760,7 @@ impl Storage for RedisStorage {
         let hosts = pairs
             .into_iter()
             .filter_map(|(host, blob)| match blob {
-                Value::BulkString(blob) => Some((integer(host)?, blob.clone())),
+                Value::BulkString(blob) => Some((host_id(host)?, blob.clone())),
                 _ => None,
             })
             .collect();
@@ -739,6 +841,17 @@ mod tests {
         assert_eq!(counts(&[bulk("3"), Value::Nil, Value::Int(4)]), Some(vec![3, 0, 4]));
         assert_eq!(counts(&[bulk("3"), bulk("junk")]), None);
         assert_eq!(counts(&[bulk("-1")]), None);
+        assert_eq!(counts(&[Value::Int(-1)]), None);
+        assert_eq!(counts(&[bulk("9007199254740992")]), Some(vec![MAX_COUNT]));
+        assert_eq!(counts(&[bulk("9007199254740993")]), None, "beyond any count");
+        assert_eq!(counts(&[Value::Int(i64::MAX)]), None);
+    }
+
+    #[test]
+    fn what_another_client_wrote_is_shown_on_one_line() {
+        assert_eq!(shown("a\nb\r\x07é".as_bytes()), "a\\nb\\r\\u{7}é");
+        assert_eq!(shown(b"\xff"), "\\xff");
+        assert_eq!(shown(&[b'x'; 100]), format!("{}...", "x".repeat(64)));
     }
 
     #[test]

@@ -25,7 +25,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use known::{KNOWN, Known, PastKey, PastSums};
 use segment::{Metrics, NAME_BYTES, PrefixUsage, Record};
 pub use segment::{SLOTS, Segment, SegmentError};
-use table::{ClaimError, Identity, Refusal, hashes, is_idle, write_stored_name};
+pub use table::RecordKind;
+use table::{ClaimError, Identity, PREFIX_LENGTH_MASK, Refusal, TIER_BIT, hashes, is_idle, write_stored_name};
 #[cfg(test)]
 use table::{probe_sequence, stored_name};
 /// How many bits of a generation a state word keeps: it wraps beyond.
@@ -86,6 +87,8 @@ pub fn parse_size(value: &str) -> Option<usize> {
 pub struct SharedMemoryStorage {
     segment: &'static Segment,
     prefix: Vec<u8>,
+    /// Circuits, or a tier's own records.
+    kind: RecordKind,
     /// The hash of the prefix, which the share of records is counted by:
     /// computed when first claiming a record, so that making a storage (in
     /// every request) costs no hashing.
@@ -95,9 +98,16 @@ pub struct SharedMemoryStorage {
 
 impl SharedMemoryStorage {
     pub fn new(segment: &'static Segment, prefix: Vec<u8>, clock: ExpiryClock) -> Self {
+        Self::of_kind(segment, RecordKind::Circuit, prefix, clock)
+    }
+
+    /// A storage of `kind` records: a tier's (`fleet/`) are out of reach of
+    /// every storage of circuits, whatever its prefix.
+    pub fn of_kind(segment: &'static Segment, kind: RecordKind, prefix: Vec<u8>, clock: ExpiryClock) -> Self {
         Self {
             segment,
             prefix,
+            kind,
             owner: std::cell::OnceCell::new(),
             clock,
         }
@@ -115,7 +125,14 @@ impl SharedMemoryStorage {
     }
 
     fn owner(&self) -> u64 {
-        *self.owner.get_or_init(|| hashes(&self.prefix).1)
+        *self.owner.get_or_init(|| match self.kind {
+            RecordKind::Circuit => hashes(&self.prefix).1,
+            // A tier's records count apart from those of any prefix:
+            // finding a prefix whose hash is another's with these bits
+            // flipped takes a preimage of SipHash; an even mask keeps the
+            // hash odd, never 0.
+            RecordKind::Tier => hashes(&self.prefix).1 ^ 0x7469_6572_0000_0000,
+        })
     }
 
     fn now(&self) -> u64 {
@@ -177,7 +194,7 @@ impl SharedMemoryStorage {
     /// remembers of names; with the hash that places it.
     fn look_up(&self, service: &[u8], create: bool, now: u64) -> Result<Option<(Located, u64)>, StorageError> {
         KNOWN.with_borrow_mut(|known| {
-            write_stored_name(&mut known.name, &self.prefix, service);
+            write_stored_name(&mut known.name, self.kind, &self.prefix, service);
             let (remembered, was_last) = known.get();
             let mut identity = remembered.unwrap_or_else(|| Identity::of(&known.name));
             // Refused a record a moment ago: absent, and refused again,
@@ -333,8 +350,15 @@ impl SharedMemoryStorage {
     /// name is kept.
     fn read_service(&self, record: &Record) -> Option<Vec<u8>> {
         let lengths = record.name_lengths.load(Ordering::Relaxed);
-        let (prefix_len, len) = ((lengths >> 32) as usize, (lengths & 0xFFFF_FFFF) as usize);
-        if prefix_len != self.prefix.len() || len > NAME_BYTES || prefix_len > len {
+        let (prefix_len, len) = (
+            ((lengths >> 32) & PREFIX_LENGTH_MASK) as usize,
+            (lengths & 0xFFFF_FFFF) as usize,
+        );
+        if lengths & TIER_BIT != self.kind.bit()
+            || prefix_len != self.prefix.len()
+            || len > NAME_BYTES
+            || prefix_len > len
+        {
             return None;
         }
         let mut bytes = Vec::with_capacity(NAME_BYTES);

@@ -58,7 +58,9 @@ const MAGIC: u64 = u64::from_le_bytes(*b"cbreaker");
 /// the slot-major ring of 1.
 /// 3: bucket-major counters and the metrics line after the name, the
 /// layout of neither 2 nor of the metrics build that kept 1.
-pub const LAYOUT_VERSION: u64 = 3;
+/// 4: a tier's records (`fleet/`) are a kind of their own: the top bit of
+/// the length word of their stored name, hashed, and of `name_lengths`.
+pub const LAYOUT_VERSION: u64 = 4;
 
 /// The longest `circuit_breaker.shm_name`: glibc refuses a name that, with
 /// its terminating NUL, reaches `NAME_MAX` (255).

@@ -17,15 +17,43 @@ use crate::storage::StorageError;
 #[cfg(test)]
 pub(super) fn stored_name(prefix: &[u8], service: &[u8]) -> Vec<u8> {
     let mut name = Vec::with_capacity(8 + prefix.len() + service.len());
-    write_stored_name(&mut name, prefix, service);
+    write_stored_name(&mut name, RecordKind::Circuit, prefix, service);
     name
 }
 
-pub(super) fn write_stored_name(name: &mut Vec<u8>, prefix: &[u8], service: &[u8]) {
+/// The top bit of the length word of a stored name (and of a record's
+/// `name_lengths`): set for a tier's records, which no prefix reaches (no
+/// prefix is 2^31 bytes long).
+pub(super) const TIER_BIT: u64 = 1 << 63;
+
+/// The bits of a prefix's length in the length word.
+pub(super) const PREFIX_LENGTH_MASK: u64 = 0x7FFF_FFFF;
+
+pub(super) fn write_stored_name(name: &mut Vec<u8>, kind: RecordKind, prefix: &[u8], service: &[u8]) {
     name.clear();
-    name.extend_from_slice(&(prefix.len() as u64).to_le_bytes());
+    name.extend_from_slice(&((prefix.len() as u64 & PREFIX_LENGTH_MASK) | kind.bit()).to_le_bytes());
     name.extend_from_slice(prefix);
     name.extend_from_slice(service);
+}
+
+/// Whose records a storage reaches. A prefix given in PHP names circuits;
+/// a tier built over the segment (`fleet/`) keeps its own records apart,
+/// where no prefix, however chosen, names them: in the hash that places
+/// them, in their stored name's lengths that listings read, and in the
+/// prefix table's share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordKind {
+    Circuit,
+    Tier,
+}
+
+impl RecordKind {
+    pub(super) fn bit(self) -> u64 {
+        match self {
+            Self::Circuit => 0,
+            Self::Tier => TIER_BIT,
+        }
+    }
 }
 
 /// Two independent 64-bit hashes of a name: the first places the record,
@@ -211,7 +239,7 @@ impl SharedMemoryStorage {
                 header.records_reused.fetch_add(1, Ordering::Relaxed);
             }
             self.change_owner(record, usage, &guard);
-            Self::initialize(record, hash, check, now, [&self.prefix, service]);
+            Self::initialize(record, hash, check, now, self.kind, [&self.prefix, service]);
             return Ok((index, record));
         }
         if at_share {
@@ -347,13 +375,20 @@ impl SharedMemoryStorage {
     }
 
     /// Makes a claimed record a fresh circuit, then publishes it.
-    pub(super) fn initialize(record: &Record, hash: u64, check: u64, now: u64, [prefix, service]: [&[u8]; 2]) {
+    pub(super) fn initialize(
+        record: &Record,
+        hash: u64,
+        check: u64,
+        now: u64,
+        kind: RecordKind,
+        [prefix, service]: [&[u8]; 2],
+    ) {
         record.check.store(check, Ordering::Relaxed);
         record
             .state
             .store(encode_state(CircuitState::INITIAL), Ordering::Relaxed);
         record.info.store(0, Ordering::Relaxed);
-        Self::write_name(record, prefix, service);
+        Self::write_name(record, kind, prefix, service);
         record.ttl.store(0, Ordering::Relaxed);
         for tally in [
             &record.consecutive_failures,
@@ -373,9 +408,11 @@ impl SharedMemoryStorage {
 
     /// Keeps the name of a claimed record for listings: the first
     /// [`NAME_BYTES`] bytes, and the lengths, so a longer name is known cut.
-    fn write_name(record: &Record, prefix: &[u8], service: &[u8]) {
+    fn write_name(record: &Record, kind: RecordKind, prefix: &[u8], service: &[u8]) {
         record.name_lengths.store(
-            ((prefix.len() as u64) << 32) | (prefix.len() + service.len()) as u64,
+            kind.bit()
+                | ((prefix.len() as u64 & PREFIX_LENGTH_MASK) << 32)
+                | ((prefix.len() + service.len()) as u64 & 0xFFFF_FFFF),
             Ordering::Relaxed,
         );
         let mut bytes = [0u8; NAME_BYTES];

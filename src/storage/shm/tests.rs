@@ -450,3 +450,33 @@ fn a_prefix_at_its_share_gives_up_an_idle_record_for_a_free_place_before_it() {
     let events = register_success(&churner, b"one more", &clock);
     assert!(refusal_message(&events).contains("circuit_breaker.shm_max_share"));
 }
+
+#[test]
+fn a_tiers_records_are_out_of_reach_of_the_same_prefix_and_counted_apart() {
+    let segment = segment(1 << 20);
+    let clock = Rc::new(Cell::new(T0));
+    let tier_clock = clock.clone();
+    let tier = SharedMemoryStorage::of_kind(
+        segment,
+        RecordKind::Tier,
+        b"shop:\0fleet\0".to_vec(),
+        Box::new(move || tier_clock.get()),
+    );
+    let circuits = prefixed(segment, b"shop:\0fleet\0", &clock);
+    register_success(&tier, b"Lpayments", &clock);
+    let opened = CircuitState {
+        phase: Phase::Open,
+        generation: 1,
+        since: T0,
+        ..CircuitState::INITIAL
+    };
+    assert!(
+        tier.compare_and_set_state(b"Lpayments", CircuitState::INITIAL, opened, 60_000)
+            .unwrap()
+    );
+    assert_eq!(circuits.load_state(b"Lpayments").unwrap(), CircuitState::INITIAL);
+    assert!(circuits.list_circuits(b"").unwrap().is_empty());
+    assert_eq!(tier.list_circuits(b"").unwrap().len(), 1);
+    assert_ne!(tier.owner(), circuits.owner());
+    assert_eq!(tier.load_state(b"Lpayments").unwrap(), opened);
+}
