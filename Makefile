@@ -10,7 +10,7 @@ EXTENSION  := $(CURDIR)/build/circuit_breaker.so
 # absolute paths, so that none of them regenerates the others' bindings.
 CARGO      = PHP_CONFIG="$$(command -v $(PHP_CONFIG))" PHP="$$($(PHP_CONFIG) --php-binary)" cargo
 
-.PHONY: deps deps-build build lint test test-core test-phpt test-integration test-install valgrind demo demo-cli bench install clean
+.PHONY: deps deps-build build dist lint test test-core test-phpt test-integration test-install valgrind demo demo-cli bench install clean
 
 deps:
 	@scripts/install-deps.sh
@@ -24,6 +24,12 @@ build: deps-build
 	$(CARGO) build --release
 	@mkdir -p build
 	install -m 0755 target/release/libcircuit_breaker.so $(EXTENSION)
+
+# The pre-packaged binary PIE downloads for this PHP, stripped, named as PIE
+# expects (docs/releasing.md): dist/php_circuit_breaker-VERSION_phpX.Y-ARCH-linux-LIBC-nts.zip.
+DIST_DIR ?= $(CURDIR)/dist
+dist: build
+	PHP_CONFIG="$$(command -v $(PHP_CONFIG))" scripts/dist.sh $(EXTENSION) $(DIST_DIR)
 
 # Formatting and every clippy warning fail the test run.
 lint: deps-build
@@ -48,6 +54,7 @@ test-integration: deps build
 	$(NO_LEFTOVERS) tests/integration/fpm-shared-memory.sh $(EXTENSION)
 	$(NO_LEFTOVERS) tests/integration/fpm-pool-extension.sh $(EXTENSION)
 	$(NO_LEFTOVERS) tests/integration/fpm-named-segment.sh $(EXTENSION)
+	$(NO_LEFTOVERS) tests/integration/fpm-cli.sh $(EXTENSION)
 	$(NO_LEFTOVERS) tests/integration/fpm-exit.sh $(EXTENSION)
 	$(NO_LEFTOVERS) tests/integration/fpm-metrics.sh $(EXTENSION)
 	$(NO_LEFTOVERS) tests/integration/fpm-http.sh $(EXTENSION)
@@ -93,4 +100,4 @@ test-install: build
 
 clean:
 	cargo clean
-	rm -rf build
+	rm -rf build dist

@@ -18,5 +18,12 @@ install-circuit-breaker-stubs:
 	$(mkinstalldirs) $(INSTALL_ROOT)$(STUBS_DIR)
 	$(INSTALL_DATA) $(CIRCUIT_BREAKER_CRATE)/php-stubs/circuit_breaker.php $(INSTALL_ROOT)$(STUBS_DIR)/circuit_breaker.stub.php
 
+# `make test` runs the phpt suite of the crate (tests/phpt) against the module
+# just built: the tests live beside the sources, not in this directory, and
+# cargo leaves no .la file for phpize's rule to find the module by. The
+# error log's periodic lines are off, as in scripts/run-phpt.sh.
+TESTS = $(CIRCUIT_BREAKER_CRATE)/tests/phpt
+PHP_TEST_SHARED_EXTENSIONS = -d extension=$(top_builddir)/modules/circuit_breaker.so -d circuit_breaker.log_interval=0
+
 FORCE:
 .PHONY: FORCE install-circuit-breaker-stubs

@@ -703,6 +703,42 @@ namespace Zeusi\CircuitBreaker\Status {
     }
 }
 
+namespace Zeusi\CircuitBreaker\Operations {
+
+    /**
+     * An operator's commands on a circuit named by its service, over a storage, without the
+     * configuration of the breakers that use it: what bin/circuit-breaker runs. Each command is
+     * CircuitBreaker's own (one compare-and-set, one CircuitForced or CircuitReset event to
+     * $eventListener); what it stores lives as long as any configuration needs (a forced state:
+     * through its end, a day more and the counters of the longest window). A storage that fails
+     * throws a StorageException.
+     */
+    class CircuitControl
+    {
+        public function __construct(\Zeusi\CircuitBreaker\Storage\StorageInterface $storage, ?\Zeusi\CircuitBreaker\Event\EventListenerInterface $eventListener = null, ?\Zeusi\CircuitBreaker\Clock\ClockInterface $clock = null) {}
+
+        /**
+         * No call to $service permitted for $duration seconds (1 to 2592000), then closed with a fresh window.
+         * @throws \Zeusi\CircuitBreaker\Exception\InvalidConfigurationException for a duration out of bounds
+         * @throws \Zeusi\CircuitBreaker\Exception\StorageException when the storage fails
+         */
+        public function forceOpen(string $service, float $duration): void {}
+
+        /**
+         * Every call to $service permitted for $duration seconds (1 to 2592000); outcomes open nothing.
+         * @throws \Zeusi\CircuitBreaker\Exception\InvalidConfigurationException for a duration out of bounds
+         * @throws \Zeusi\CircuitBreaker\Exception\StorageException when the storage fails
+         */
+        public function forceClosed(string $service, float $duration): void {}
+
+        /**
+         * $service closed now, with a fresh window, ending any forced state and backoff.
+         * @throws \Zeusi\CircuitBreaker\Exception\StorageException when the storage fails
+         */
+        public function reset(string $service): void {}
+    }
+}
+
 namespace Zeusi\CircuitBreaker\Exception {
 
     /**

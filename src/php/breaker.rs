@@ -105,49 +105,14 @@ impl CircuitBreaker {
         clock: Option<ClockArg<'_>>,
     ) -> Result<Self, PhpException> {
         refuse_reconstruction::<Self>()?;
-        let resolved = Resolved::of(storage.0);
-        // SAFETY: `storage.0` holds the object `resolved` points into, alive
-        // for this call.
-        let native = unsafe { resolved.storage() }.map(|(storage, _)| storage);
-        let userland = match native {
-            Some(_) => None,
-            None => {
-                let missing = missing_primitives(storage.0);
-                if !missing.is_empty() {
-                    return Err(invalid_configuration(ConfigError::new(
-                        "storage",
-                        format!("{} without {}()", describe(storage.0), missing.join("(), ")),
-                        "a storage of this extension, or a KeyValueStoreInterface (increment(), getMultiple(), compareAndSet())",
-                    )));
-                }
-                Some(userland_storage(storage.0))
-            }
-        };
-        let slots = configuration.1.config.bands.slot_count();
-        if let Some(max_slots) = native.and_then(|native| native.max_slots()).filter(|&max| slots > max) {
-            return Err(invalid_configuration(ConfigError::new(
-                "openingRules",
-                format!("{} distinct slow call durations", slots / 2 - 2),
-                if max_slots / 2 - 2 == 4 {
-                    "at most 4 with this storage"
-                } else {
-                    "fewer with this storage"
-                },
-            )));
-        }
-        Ok(Self {
-            service: service.0,
-            config: configuration.1.config.clone(),
-            configuration: configuration.0.shallow_clone(),
-            storage: storage.0.shallow_clone(),
-            listener: eventListener.map(|listener| listener.0.shallow_clone()),
-            userland,
-            clock: Clock::from_arg(clock.map(|clock| clock.0)),
-            at_work: AtWork::default(),
-            resolved,
-            memo: CircuitMemo::default(),
-            fleet_circuit: OnceCell::new(),
-        })
+        Self::new(
+            service.0,
+            configuration.1.config.clone(),
+            configuration.0,
+            storage.0,
+            eventListener.map(|listener| listener.0),
+            clock.map(|clock| clock.0),
+        )
     }
 
     pub fn acquire_permission(&self) -> Result<bool, PhpException> {
@@ -230,6 +195,63 @@ impl CircuitBreaker {
             Err(Interrupted::Panicked(message)) => Err(storage_exception(internal_error(&message).to_string())),
         };
         finish(status)
+    }
+}
+
+impl CircuitBreaker {
+    /// A breaker of `service` over `storage`: what `__construct()` makes,
+    /// and what `Operations\CircuitControl` makes for one command.
+    pub(super) fn new(
+        service: Vec<u8>,
+        config: Rc<Config>,
+        configuration: &Zval,
+        storage: &Zval,
+        listener: Option<&Zval>,
+        clock: Option<&Zval>,
+    ) -> Result<Self, PhpException> {
+        let resolved = Resolved::of(storage);
+        // SAFETY: `storage` holds the object `resolved` points into, alive
+        // for this call.
+        let native = unsafe { resolved.storage() }.map(|(storage, _)| storage);
+        let userland = match native {
+            Some(_) => None,
+            None => {
+                let missing = missing_primitives(storage);
+                if !missing.is_empty() {
+                    return Err(invalid_configuration(ConfigError::new(
+                        "storage",
+                        format!("{} without {}()", describe(storage), missing.join("(), ")),
+                        "a storage of this extension, or a KeyValueStoreInterface (increment(), getMultiple(), compareAndSet())",
+                    )));
+                }
+                Some(userland_storage(storage))
+            }
+        };
+        let slots = config.bands.slot_count();
+        if let Some(max_slots) = native.and_then(|native| native.max_slots()).filter(|&max| slots > max) {
+            return Err(invalid_configuration(ConfigError::new(
+                "openingRules",
+                format!("{} distinct slow call durations", slots / 2 - 2),
+                if max_slots / 2 - 2 == 4 {
+                    "at most 4 with this storage"
+                } else {
+                    "fewer with this storage"
+                },
+            )));
+        }
+        Ok(Self {
+            service,
+            config,
+            configuration: configuration.shallow_clone(),
+            storage: storage.shallow_clone(),
+            listener: listener.map(Zval::shallow_clone),
+            userland,
+            clock: Clock::from_arg(clock),
+            at_work: AtWork::default(),
+            resolved,
+            memo: CircuitMemo::default(),
+            fleet_circuit: OnceCell::new(),
+        })
     }
 }
 
@@ -390,10 +412,10 @@ impl CircuitBreaker {
 
     /// Stores an operator's command and delivers its event. A storage that
     /// fails throws: the operator must know the command did not land.
-    fn command(&self, command: Command) -> Result<(), PhpException> {
+    pub(super) fn command(&self, command: Command) -> Result<(), PhpException> {
         let not_stored = Err(StorageError::Unavailable("the command was not stored".into()));
         self.with_events(not_stored, |breaker, now, emit| breaker.command(command, now, emit))?
-            .map_err(|error| storage_exception(error.to_string()))
+            .map_err(|error| storage_exception_after(error.to_string(), self.thrown_by_storage()))
     }
 
     /// Acquires a permission and delivers the events it caused.

@@ -21,6 +21,7 @@ use ext_php_rs::zend::ZendObjectHandlers;
 use super::breaker::CircuitBreaker;
 use super::clock::Clock;
 use super::configuration::{Configuration, RampPolicy};
+use super::control::CircuitControl;
 use super::events::{CircuitOpened, OpeningCause, StorageFailed};
 use super::execution::ProtectingBreaker;
 use super::execution::{Attempt, CallExecutor, CallGate, CallbackOutcomeClassifier};
@@ -142,6 +143,7 @@ pub fn install_handlers() {
     install::<RampPolicy>();
     install::<InMemoryStorage>();
     install::<FleetStorage>();
+    install::<CircuitControl>();
     install::<CallExecutor>();
     install::<CallGate>();
     install::<Attempt>();
@@ -198,6 +200,14 @@ impl HoldsPhpValues for RampPolicy {
 impl HoldsPhpValues for InMemoryStorage {
     fn report(&self, buffer: &mut GcBuffer) {
         report_clock(&self.clock, buffer);
+    }
+}
+
+impl HoldsPhpValues for CircuitControl {
+    fn report(&self, buffer: &mut GcBuffer) {
+        buffer.add(&self.storage);
+        buffer.add_all(&self.listener);
+        buffer.add_all(&self.clock);
     }
 }
 

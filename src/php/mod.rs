@@ -7,6 +7,7 @@ mod classes;
 mod client_objects;
 mod clock;
 mod configuration;
+mod control;
 mod engine;
 mod enums;
 mod events;
@@ -92,6 +93,7 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
         guards.guard::<events::StorageRecovered>();
         guards.guard::<status::CircuitStatus>();
         guards.guard::<exporter::PrometheusExporter>();
+        guards.guard::<control::CircuitControl>();
         guards.guard::<breaker::CircuitBreaker>();
         guards.guard::<execution::CallExecutor>();
         guards.guard::<execution::CallGate>();
@@ -177,6 +179,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<events::StorageRecovered>()
         .class::<status::CircuitStatus>()
         .class::<exporter::PrometheusExporter>()
+        .class::<control::CircuitControl>()
         .class::<breaker::CircuitBreaker>()
         .class::<execution::CallExecutor>()
         .class::<execution::CallGate>()
