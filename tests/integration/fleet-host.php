@@ -8,9 +8,9 @@
 //   MODE split:   each worker registers up to OUTCOMES failures, one per 20 ms,
 //                 then calls every 5 ms, until a call is rejected (10 s at most)
 //   MODE count:   each worker registers OUTCOMES outcomes (every third a failure)
-//   MODE outage:  each worker calls for OUTCOMES ms after START, one call per
-//                 2 ms, failing from 1.5 s to 3.5 s, and says how many calls
-//                 were refused then
+//   MODE outage:  each worker calls one call per 2 ms, succeeding or failing
+//                 as the phase the test writes in LOG.phase says, until it
+//                 says stop, and says how many calls were refused while failing
 
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Configuration;
@@ -110,15 +110,23 @@ for ($worker = 0; $worker < WORKERS; $worker++) {
                 }
                 break;
             case 'outage':
-                // The schedule counts from START (the test's clock): failures
-                // from 1.5 s to 3.5 s, successes before and after, until
-                // OUTCOMES ms.
+                // The test sets the phase in LOG.phase as it sees the hosts
+                // react (no schedule: a loaded machine only makes it slower):
+                // "ok", successes; "failing", failures; "stop". The first
+                // call through the store says the worker started.
                 $refused = 0;
-                while (($at = microtime(true) - $start) < $outcomes / 1000) {
+                $started = false;
+                $deadline = microtime(true) + 60;
+                while (($phase = @file_get_contents("$log.phase")) !== 'stop' && microtime(true) < $deadline) {
+                    $failing = $phase === 'failing';
                     if ($breaker->acquirePermission()) {
-                        $at >= 1.5 && $at < 3.5 ? $breaker->registerFailure() : $breaker->registerSuccess();
-                    } elseif ($at >= 1.5 && $at < 3.5) {
+                        $failing ? $breaker->registerFailure() : $breaker->registerSuccess();
+                    } elseif ($failing) {
                         $refused++;
+                    }
+                    if (!$started) {
+                        write_log($log, "$who started");
+                        $started = true;
                     }
                     usleep(2_000);
                 }

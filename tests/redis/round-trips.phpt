@@ -20,10 +20,9 @@ $proxy = proc_open([PHP_BINARY, '-n', __DIR__ . '/../../bench/round-trip-proxy.p
 for ($i = 0; $i < 250 && @stream_socket_client("tcp://127.0.0.1:$port") === false; $i++) {
     usleep(20_000);
 }
-$roundTrips = function () use ($countFile): int {
-    usleep(50_000); // the proxy writes its count after forwarding
-    return (int) file_get_contents($countFile);
-};
+// The proxy writes its count when a request arrives, before forwarding it:
+// once the reply is back, the count of that round trip is written.
+$roundTrips = fn (): int => (int) file_get_contents($countFile);
 try {
     $breaker = new CircuitBreaker('round-trips-' . getmypid(), configuration(minimum: 20), new RedisStorage("redis://:$password@127.0.0.1:$port"));
     $breaker->acquirePermission();
