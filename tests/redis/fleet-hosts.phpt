@@ -20,12 +20,12 @@ $failures = array_map(fn ($line) => (float) explode(' ', $line)[3], log_lines($l
 sort($failures);
 $rejections = log_lines($log, 'rejected');
 echo 'workers rejected: ', count(array_filter($rejections, fn ($line) => explode(' ', $line)[3] !== 'never')), ' of ', count($rejections), "\n";
-// No host reaches 70 failures alone (50 each): an opening after the 70th
-// shows the hosts' counts met through the store. How soon a host sees it
-// (at most a sync interval and a round trip) is a figure for a benchmark,
-// not an assertion on a loaded machine.
-$openedAt = (float) explode(' ', $opened[0] ?? 'x x x 0')[3];
-echo 'opened after the 70th failure: ', var_export($openedAt >= $failures[69] - 0.001, true), "\n";
+// No host reaches 70 failures alone (50 each): the fleet opening shows
+// the hosts' counts met through the store. (When, against the failures'
+// timestamps, is no assertion: the call that records the 70th outcome may
+// have started before others that recorded earlier.)
+$perHost = array_count_values(array_map(fn ($line) => explode(' ', $line)[0], log_lines($log, 'failure')));
+echo 'no host past 50 failures, at least 70 in the fleet: ', var_export(max($perHost) <= 50 && count($failures) >= 70, true), "\n";
 
 // Counts: 10 000 outcomes per worker, every third a failure.
 unlink($log);
@@ -49,6 +49,6 @@ unlink($log);
 --EXPECT--
 CircuitOpened: 1
 workers rejected: 4 of 4
-opened after the 70th failure: true
+no host past 50 failures, at least 70 in the fleet: true
 hosts: 2, successes: 26664, failures: 13336
 events: 0
