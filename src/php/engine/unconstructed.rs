@@ -114,7 +114,6 @@ unsafe extern "C" fn checked(execute_data: *mut zend_execute_data, return_value:
     let Some(common) = (unsafe { frame.func.as_ref() }).map(|func| unsafe { func.common }) else {
         return;
     };
-    let this_handlers = frame.get_self().map(|this| this.handlers as usize);
     let guards = guards();
     let original = guards.and_then(|guards| {
         guards
@@ -122,16 +121,17 @@ unsafe extern "C" fn checked(execute_data: *mut zend_execute_data, return_value:
             .get(&(common.scope as usize, common.function_name as usize))
             .copied()
     });
-    let constructed = guards
-        .zip(this_handlers)
-        .and_then(|(guards, handlers)| guards.reads.get(&handlers))
-        .map(|reads| reads.constructed);
     let Some(original) = original else {
         return throw_error("internal error of circuit_breaker: a method lost its handler".to_owned());
     };
-    if let Some(constructed) = constructed
-        && frame.get_self().is_some_and(|this| !constructed(this))
-    {
+    // The object's class is told by its handlers: those of the class of
+    // ours that made it, a subclass's object included.
+    let unconstructed = frame.get_self().is_some_and(|this| {
+        guards
+            .and_then(|guards| guards.reads.get(&(this.handlers as usize)))
+            .is_some_and(|reads| !(reads.constructed)(this))
+    });
+    if unconstructed {
         return throw_not_constructed(frame);
     }
     // SAFETY: the handler this one replaced, given the engine's own arguments.
