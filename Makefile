@@ -56,6 +56,7 @@ test-integration: deps build
 	$(NO_LEFTOVERS) tests/integration/fpm-named-segment.sh $(EXTENSION)
 	$(NO_LEFTOVERS) tests/integration/fpm-cli.sh $(EXTENSION)
 	$(NO_LEFTOVERS) tests/integration/fpm-exit.sh $(EXTENSION)
+	$(NO_LEFTOVERS) tests/integration/fpm-bulkhead.sh $(EXTENSION)
 	$(NO_LEFTOVERS) tests/integration/fpm-metrics.sh $(EXTENSION)
 	$(NO_LEFTOVERS) tests/integration/fpm-http.sh $(EXTENSION)
 	$(NO_LEFTOVERS) tests/integration/redis.sh $(EXTENSION)

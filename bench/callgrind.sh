@@ -14,7 +14,7 @@ source "$here/../scripts/processes.sh"
 at_exit 'rm -rf "$work"'
 n=${CALLGRIND_ITERATIONS:-2000}
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(floor reused rejected per-request one-service many-services listener)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(floor reused bulkhead rejected per-request one-service many-services listener)
 if [[ " ${scenarios[*]} " == *" fleet "* ]]; then
     port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
     start_group -C "$work" redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log"

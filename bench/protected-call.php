@@ -68,12 +68,14 @@ function issue_figures(int $iterations): void
         ['per request: storage, configuration, breaker, call', 'per-request', 'floor', 4.0],
         ['5 000 services round-robin', 'many-services', 'one service', 1.15],
         ['listener set, no event fired', 'listener', 'no listener', 1.03],
+        // Issue 21: a permit taken and given back on every call.
+        ['bulkhead (maxConcurrentCalls 16)', 'bulkhead', 'no bulkhead', 1.2],
     ];
     if (isset($best['fleet'])) {
         // Issue 12: FleetStorage (Redis) next to SharedMemoryStorage, same run.
         $rows[] = ['FleetStorage protected call (Redis, 0.2 s sync)', 'fleet', 'shm call', 1.3];
     }
-    $reference = ['floor' => $best['floor'], 'one service' => $best['one-service'], 'no listener' => $best['reused'], 'shm call' => $best['reused']];
+    $reference = ['floor' => $best['floor'], 'one service' => $best['one-service'], 'no listener' => $best['reused'], 'shm call' => $best['reused'], 'no bulkhead' => $best['reused']];
     printf("%-52s %9s %9s  %-12s %7s\n", 'issue 13 figure (SharedMemoryStorage)', 'ns', 'ratio', 'to', 'target');
     printf("%-52s %9.1f %9s  %-12s %7s\n", 'floor: 2 calls of getService() (ext-php-rs)', $best['floor'], '', '', '');
     foreach ($rows as [$label, $name, $to, $target]) {

@@ -12,13 +12,14 @@ use Zeusi\CircuitBreaker\Storage\FleetStorage;
 use Zeusi\CircuitBreaker\Storage\RedisStorage;
 use Zeusi\CircuitBreaker\Storage\SharedMemoryStorage;
 
-function bench_configuration(int $window = 60): Configuration
+function bench_configuration(int $window = 60, ?int $maxConcurrentCalls = null): Configuration
 {
     return new Configuration(
         timeWindow: $window,
         openingRules: [new FailureRateRule(threshold: 50, minimumRequests: 10)],
         openDuration: 10,
         halfOpenPolicy: RampPolicy::createExponential(duration: 60, initialRatio: 0.01),
+        maxConcurrentCalls: $maxConcurrentCalls,
     );
 }
 
@@ -35,6 +36,8 @@ final class BenchListener implements Zeusi\CircuitBreaker\Event\EventListenerInt
 function bench_scenarios(): array
 {
     $reused = new CircuitBreaker('reused', bench_configuration(), new SharedMemoryStorage('bench:'));
+    // The reused call with a bulkhead (issue 21): a permit taken and given back.
+    $bulkheaded = new CircuitBreaker('bulkheaded', bench_configuration(maxConcurrentCalls: 16), new SharedMemoryStorage('bench:'));
     $listened = new CircuitBreaker('listened', bench_configuration(), new SharedMemoryStorage('bench:'), new BenchListener());
     $open = new CircuitBreaker('open', bench_configuration(), new SharedMemoryStorage('bench:'));
     for ($i = 0; $i < 10; $i++) {
@@ -61,6 +64,7 @@ function bench_scenarios(): array
             }
         },
         'reused' => bench_protected_calls($reused),
+        'bulkhead' => bench_protected_calls($bulkheaded),
         'rejected' => function (int $n) use ($open) {
             for ($i = 0; $i < $n; $i++) {
                 $open->acquirePermission();

@@ -62,7 +62,9 @@ function read_stock(): array
 $started = hrtime(true);
 $state = 'none';
 try {
-    if (($_SERVER['DEMO_BREAKER'] ?? '0') === '1') {
+    // 1: the breaker; 2: the breaker with a bulkhead of 5 of the 8 workers.
+    $mode = $_SERVER['DEMO_BREAKER'] ?? '0';
+    if ($mode === '1' || $mode === '2') {
         $breaker = new CircuitBreaker('inventory', new Configuration(
             timeWindow: 10,
             openingRules: [
@@ -74,6 +76,9 @@ try {
             ],
             openDuration: 3,
             halfOpenPolicy: RampPolicy::createExponential(duration: 5, initialRatio: 0.1),
+            // While the upstream hangs, 5 workers wait on it, not all 8: healthy,
+            // about 3.5 calls are in flight, so 5 refuses few.
+            maxConcurrentCalls: $mode === '2' ? 5 : null,
         ), storage(), ($_SERVER['DEMO_STORAGE'] ?? '') === 'fleet'
             ? new EventLog($_SERVER['DEMO_EVENT_LOG'], (float) file_get_contents($_SERVER['DEMO_START_FILE']))
             : null);

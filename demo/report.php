@@ -3,7 +3,7 @@
 // Usage: php report.php OUTPUT_DIR
 
 $output = $argv[1];
-$runs = ['breaker' => 'with breaker', 'zero-code' => 'zero-code', 'no-breaker' => 'without'];
+$runs = ['breaker' => 'with breaker', 'bulkhead' => '+ bulkhead', 'zero-code' => 'zero-code', 'no-breaker' => 'without'];
 // The zero-code run (the HTTP guard, no breaker code) is made on shared memory only.
 $runs = array_filter($runs, fn ($label) => is_file("$output/$label.json"), ARRAY_FILTER_USE_KEY);
 // DEMO_STORAGE=fleet: the hosts are A and B, and Redis was down from, to (seconds).
@@ -29,6 +29,7 @@ foreach ($runs as $label => $title) {
     }
     $at = fn (float $share) => $percentile($latencies, $share);
     $outage = array_filter($rows, fn ($row) => in_array($row['phase'], ['failing', 'slow'], true));
+    $hang = array_slice(array_values(array_filter($rows, fn ($row) => $row['phase'] === 'failing')), 0, 3);
     $answered = $results['ok'] + $results['rejected'] + $results['failed'];
     $summary[$title] = [
         'requests answered' => $results['ok'] + $results['rejected'] + $results['failed'],
@@ -40,6 +41,9 @@ foreach ($runs as $label => $title) {
         'latency p99 (ms)' => round($at(0.99)),
         'answers per second during the outage' => round(array_sum(array_map(fn ($r) => $r['ok'] + $r['rejected'] + $r['failed'], $outage)) / max(1, count($outage))),
         'workers busy during the outage (mean of 8)' => round(array_sum(array_column($outage, 'busy')) / max(1, count($outage)), 1),
+        // Before any timeout could open the circuit: what a bulkhead is for.
+        'first 3 s of the hang: answers per second' => round(array_sum(array_map(fn ($r) => $r['ok'] + $r['rejected'] + $r['failed'], $hang)) / max(1, count($hang))),
+        'first 3 s of the hang: workers busy (of 8)' => round(array_sum(array_column($hang, 'busy')) / max(1, count($hang)), 1),
     ];
     if ($hosts > 1) {
         $names = ['A', 'B', 'C', 'D'];
@@ -117,7 +121,7 @@ $panels = [
         ? ['PHP-FPM workers busy, per host', array_map(fn ($host) => fn ($r) => max(0, $r['hosts'][$host]['busy']), range(0, $hosts - 1))]
         : ['PHP-FPM workers busy', [fn ($r) => max(0, $r['busy'])]],
 ];
-$colors = array_intersect_key(['with breaker' => '#1b7f3b', 'zero-code' => '#2c6fbb', 'without' => '#c0392b'], $series);
+$colors = array_intersect_key(['with breaker' => '#1b7f3b', '+ bulkhead' => '#8e44ad', 'zero-code' => '#2c6fbb', 'without' => '#c0392b'], $series);
 $seconds = count(reset($series));
 $x = fn (float $second) => $left + ($second / $seconds) * ($width - $left - 20);
 // Room for the label of the Redis outage under the phases', and for the

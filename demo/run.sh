@@ -126,6 +126,9 @@ probe_timeout = 1
 INI
     start_master zero -d "circuit_breaker.http_hosts=127.0.0.1:$upstream_port" -d "circuit_breaker.http_config=$work/http-breakers.ini"
     runs+=("zero-code|0|$master_fpm|$master_status")
+    # The breaker with a bulkhead: at most 5 of the 8 workers wait on the
+    # hanging upstream; the others answer with the fallback at once.
+    runs=("${runs[0]}" "bulkhead|2|$(IFS=,; echo "${fpm_addresses[*]}")|$(IFS=,; echo "${status_addresses[*]}")" "${runs[@]:1}")
 fi
 runs+=("no-breaker|0|$(IFS=,; echo "${fpm_addresses[*]}")|$(IFS=,; echo "${status_addresses[*]}")")
 
@@ -137,7 +140,7 @@ if [ "$storage" = fleet ]; then
 else
     echo "slow from 25 s (700 ms answers), recovered from 35 s. 12 clients, 8 PHP-FPM workers."
     echo "The breaker's storage: ${DEMO_REDIS:-shared memory}."
-    [ "$storage" != shm ] || echo "Three runs: the breaker written in the app; zero-code (no breaker code, circuit_breaker.http_hosts names the upstream); none."
+    [ "$storage" != shm ] || echo "Four runs: the breaker written in the app; the same with a bulkhead (maxConcurrentCalls: 5); zero-code (no breaker code, circuit_breaker.http_hosts names the upstream); none."
 fi
 echo
 for run in "${runs[@]}"; do

@@ -14,6 +14,17 @@ namespace Zeusi\CircuitBreaker {
         case HalfOpen = 'half_open';
     }
 
+    /** Why a call was not permitted. */
+    enum RejectionReason: string
+    {
+        /** The circuit is open. */
+        case CircuitOpen = 'circuit_open';
+        /** The circuit is half-open and its trial calls are taken. */
+        case HalfOpenTrialsTaken = 'half_open_trials_taken';
+        /** The circuit's bulkhead has maxConcurrentCalls calls in flight (closed or half-open); no outcome is counted. */
+        case BulkheadFull = 'bulkhead_full';
+    }
+
     /** The outcome of a call, as a classifier decides it. */
     enum Outcome: string
     {
@@ -118,10 +129,12 @@ namespace Zeusi\CircuitBreaker {
      * @property-read float $openDuration seconds, 1 to 2592000
      * @property-read HalfOpen\HalfOpenPolicyInterface $halfOpenPolicy
      * @property-read float|null $maxOpenDuration seconds; null: no backoff
+     * @property-read int|null $maxConcurrentCalls the bulkhead's bound; null: none
      */
     class Configuration
     {
         public readonly \Zeusi\CircuitBreaker\HalfOpen\HalfOpenPolicyInterface $halfOpenPolicy;
+        public readonly ?int $maxConcurrentCalls;
         public readonly ?float $maxOpenDuration;
         public readonly float $openDuration;
         public readonly array $openingRules;
@@ -132,9 +145,13 @@ namespace Zeusi\CircuitBreaker {
          * @param float|null $maxOpenDuration the backoff: each reopening from half-open doubles the
          *                                    open duration up to it (openDuration to 2592000 seconds);
          *                                    closing starts again from openDuration. Null: no backoff
+         * @param int|null $maxConcurrentCalls the bulkhead: at most this many calls in flight at once
+         *                                     (1 to 256), counted across every worker of the PHP-FPM pool
+         *                                     (per process over an InMemoryStorage); a call past it is
+         *                                     rejected (RejectionReason::BulkheadFull). Null: no bound
          * @throws Exception\InvalidConfigurationException
          */
-        public function __construct(float $timeWindow, array $openingRules, float $openDuration, HalfOpen\HalfOpenPolicyInterface $halfOpenPolicy, ?float $maxOpenDuration = null) {}
+        public function __construct(float $timeWindow, array $openingRules, float $openDuration, HalfOpen\HalfOpenPolicyInterface $halfOpenPolicy, ?float $maxOpenDuration = null, ?int $maxConcurrentCalls = null) {}
     }
 }
 
@@ -529,16 +546,22 @@ namespace Zeusi\CircuitBreaker\Event {
         public function getTime(): float {}
     }
 
-    /** @property-read \Zeusi\CircuitBreaker\State $state open or half-open */
+    /**
+     * @property-read \Zeusi\CircuitBreaker\State $state open or half-open; closed too when the bulkhead rejected
+     * @property-read \Zeusi\CircuitBreaker\RejectionReason $reason
+     */
     class CallRejected implements EventInterface
     {
+        public readonly \Zeusi\CircuitBreaker\RejectionReason $reason;
         public readonly \Zeusi\CircuitBreaker\State $state;
 
         /**
          * Built from its properties ($time in seconds since the epoch), for the tests of a listener:
-         * the breaker builds its own. @throws \ValueError for a time that is not finite, a state other than Open or HalfOpen
+         * the breaker builds its own. Without $reason, the reason of the state (CircuitOpen, HalfOpenTrialsTaken).
+         * @throws \ValueError for a time that is not finite, a state other than Open or HalfOpen without a reason,
+         *                     or a state the reason cannot reject in
          */
-        public function __construct(string $service, float $time, \Zeusi\CircuitBreaker\State $state) {}
+        public function __construct(string $service, float $time, \Zeusi\CircuitBreaker\State $state, ?\Zeusi\CircuitBreaker\RejectionReason $reason = null) {}
 
         public function getService(): string {}
 
@@ -631,11 +654,16 @@ namespace Zeusi\CircuitBreaker\Status {
      * @property-read array{callsPermitted: int, callsRejected: int, successes: int, failures: int, slowCalls: int, openings: int}|null $counters
      *                the circuit's counters since its storage made its record (slow: at least the shortest slow call duration of the rules;
      *                openings: by the rules, not forced); null on storages that do not keep them (Redis, Memcached, userland)
+     * @property-read int|null $callsInFlight calls in flight now across the workers of the pool (the process's own over
+     *                an InMemoryStorage); null for a circuit without a bulkhead (maxConcurrentCalls)
+     * @property-read int|null $bulkheadRejections calls its bulkhead rejected since the pool started; null without one
      */
     class CircuitStatus
     {
         public readonly int $backoffLevel;
+        public readonly ?int $bulkheadRejections;
         public readonly ?int $calls;
+        public readonly ?int $callsInFlight;
         public readonly ?array $counters;
         public readonly ?int $failures;
         public readonly bool $forced;
@@ -650,7 +678,8 @@ namespace Zeusi\CircuitBreaker\Status {
         /**
          * Built from its properties, for the tests of code that reads statuses (a FailFast
          * middleware, a metrics page): breakers and storages build theirs. $remaining left null
-         * with an $until is counted from now, on the system clock; $calls and $failures go together.
+         * with an $until is counted from now, on the system clock; $calls and $failures go together,
+         * and so do $callsInFlight and $bulkheadRejections.
          * @param list<array{slowCallDuration: float, calls: int}>|null $slowCalls
          * @param array{callsPermitted: int, callsRejected: int, successes: int, failures: int, slowCalls: int, openings: int}|null $counters
          * @throws \ValueError for a value out of its limits (a negative count or duration, failures above calls,
@@ -669,6 +698,8 @@ namespace Zeusi\CircuitBreaker\Status {
             ?int $failures = null,
             ?array $slowCalls = null,
             ?array $counters = null,
+            ?int $callsInFlight = null,
+            ?int $bulkheadRejections = null,
         ) {}
     }
 
@@ -751,6 +782,7 @@ namespace Zeusi\CircuitBreaker\Exception {
 
     class CallNotPermittedException extends \RuntimeException implements CircuitBreakerExceptionInterface
     {
+        protected $reason = null;
         protected $retryAfter = null;
         protected $service = '';
         protected $state = null;
@@ -759,8 +791,11 @@ namespace Zeusi\CircuitBreaker\Exception {
 
         public function getState(): ?\Zeusi\CircuitBreaker\State {}
 
-        /** Seconds until the circuit may permit calls again; null when rejected in half-open. */
+        /** Seconds until the circuit may permit calls again; null when rejected in half-open or by the bulkhead. */
         public function getRetryAfter(): ?float {}
+
+        /** Why: open, half-open with its trials taken, or the bulkhead full; null from a breaker of your own in the closed state. */
+        public function getReason(): ?\Zeusi\CircuitBreaker\RejectionReason {}
     }
 
     class StorageException extends \RuntimeException implements CircuitBreakerExceptionInterface

@@ -10,6 +10,8 @@ use crate::core::machine::{
     effective_state, open_remaining_ms, status, time_can_end, transition_after_outcome,
 };
 use crate::core::rules::OpeningCause;
+use crate::storage::bulkhead::held::{self, Permit};
+use crate::storage::bulkhead::{EntryIndex, Table};
 use crate::storage::{CallCounters, Notice, OutcomeRecord, RememberedOpen, Storage, StorageError};
 
 /// How many times a call retries after losing a race to another process.
@@ -43,6 +45,7 @@ pub enum Event {
     Reset,
     Rejected {
         phase: Phase,
+        reason: Rejection,
     },
     StorageFailed(StorageError),
     /// A storage that had failed works again (said once, by a host tier).
@@ -62,7 +65,34 @@ pub enum Permission {
     Rejected {
         phase: Phase,
         retry_after_ms: Option<Millis>,
+        reason: Rejection,
     },
+}
+
+/// Why a call was not permitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rejection {
+    /// The circuit's state: open, or half-open with its trial calls taken.
+    Circuit,
+    /// The circuit's bulkhead: `limit` calls in flight already. Counts as no
+    /// outcome of the service.
+    Bulkhead { limit: u16 },
+}
+
+/// Where the calls of a circuit take the permits of its bulkhead.
+#[derive(Debug, Clone, Copy)]
+pub struct Gate {
+    pub table: &'static Table,
+    pub entry: EntryIndex,
+}
+
+/// A permission, whether it admits a half-open trial, and the permit of
+/// the bulkhead the call holds until it is done (dropping it gives it back).
+#[derive(Debug)]
+pub struct Admission {
+    pub permission: Permission,
+    pub trial: bool,
+    pub permit: Option<Permit>,
 }
 
 pub struct Breaker<'a, S: Storage + ?Sized> {
@@ -82,9 +112,25 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     /// of the half-open state (one whose timeout a caller may shorten).
     #[inline]
     pub fn acquire_noting_trial(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> (Permission, bool) {
-        let decided = self.decide(now, emit);
+        let decided = self.decide(now, None, &mut None, emit);
         self.pass_notices(emit);
         decided
+    }
+
+    /// Whether a call may go to the service now, with the permit of its
+    /// bulkhead when the configuration bounds its calls in flight and `gate`
+    /// says where. A storage failure permits the call; its bulkhead still
+    /// bounds it (the gate is not the storage).
+    #[inline]
+    pub fn admit(&self, now: Millis, gate: Option<Gate>, emit: &mut dyn FnMut(Event)) -> Admission {
+        let mut permit = None;
+        let (permission, trial) = self.decide(now, gate.zip(self.config.max_concurrent_calls), &mut permit, emit);
+        self.pass_notices(emit);
+        Admission {
+            permission,
+            trial,
+            permit,
+        }
     }
 
     /// What the storage told beside its results, as events.
@@ -97,27 +143,51 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         });
     }
 
-    fn decide(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> (Permission, bool) {
-        match self.try_acquire(now, emit) {
+    /// The permission and whether it admits a half-open trial; a permitted
+    /// call's permit of the bulkhead, when `gate` has one, in `permit`.
+    fn decide(
+        &self,
+        now: Millis,
+        gate: Option<(Gate, u16)>,
+        permit: &mut Option<Permit>,
+        emit: &mut dyn FnMut(Event),
+    ) -> (Permission, bool) {
+        match self.try_acquire(now, gate, permit, emit) {
             Ok((Permission::Permitted, trial)) => {
                 self.storage.count_permission(self.service, true, self.config);
                 (Permission::Permitted, trial)
             }
-            Ok((rejected @ Permission::Rejected { phase, .. }, _)) => {
+            Ok((rejected @ Permission::Rejected { phase, reason, .. }, _)) => {
                 self.storage.count_permission(self.service, false, self.config);
-                emit(Event::Rejected { phase });
+                emit(Event::Rejected { phase, reason });
                 (rejected, false)
             }
-            // The storage failed: nothing to count in.
+            // The storage failed: nothing to count in. The call is let
+            // through, within its bulkhead, which is not the storage.
             Err(error) => {
                 emit(Event::StorageFailed(error));
-                (Permission::Permitted, false)
+                match enter(gate, permit) {
+                    Ok(()) => (Permission::Permitted, false),
+                    Err(full) => {
+                        let rejected = full(Phase::Closed);
+                        if let Permission::Rejected { phase, reason, .. } = rejected {
+                            emit(Event::Rejected { phase, reason });
+                        }
+                        (rejected, false)
+                    }
+                }
             }
         }
     }
 
     /// The permission, and whether it admits a half-open trial.
-    fn try_acquire(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> Result<(Permission, bool), StorageError> {
+    fn try_acquire(
+        &self,
+        now: Millis,
+        gate: Option<(Gate, u16)>,
+        permit: &mut Option<Permit>,
+        emit: &mut dyn FnMut(Event),
+    ) -> Result<(Permission, bool), StorageError> {
         if let Some(open) = self
             .storage
             .remembered_open_until(self.service)
@@ -127,6 +197,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
                 Permission::Rejected {
                     phase: Phase::Open,
                     retry_after_ms: Some(open.until - now),
+                    reason: Rejection::Circuit,
                 },
                 false,
             ));
@@ -134,7 +205,10 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         let stored = self.storage.load_state(self.service)?;
         let state = self.settle(stored, now, emit)?;
         Ok(match state.phase {
-            Phase::Closed => (Permission::Permitted, false),
+            Phase::Closed => match enter(gate, permit) {
+                Ok(()) => (Permission::Permitted, false),
+                Err(full) => (full(Phase::Closed), false),
+            },
             Phase::Open => {
                 let remaining = open_remaining_ms(state, now, self.config);
                 let open = RememberedOpen {
@@ -146,21 +220,30 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
                     Permission::Rejected {
                         phase: Phase::Open,
                         retry_after_ms: Some(remaining),
+                        reason: Rejection::Circuit,
                     },
                     false,
                 )
             }
             Phase::HalfOpen => {
+                // The bulkhead first: a call it refuses takes no trial of
+                // the half-open state.
+                if let Err(full) = enter(gate, permit) {
+                    return Ok((full(Phase::HalfOpen), false));
+                }
                 let admission =
                     self.storage
                         .admit_half_open(self.service, state, self.config.state_ttl_ms(Phase::HalfOpen))?;
                 if self.config.half_open.admits(admission, state.since, now) {
                     (Permission::Permitted, true)
                 } else {
+                    // Not admitted: its permit goes back at once.
+                    *permit = None;
                     (
                         Permission::Rejected {
                             phase: Phase::HalfOpen,
                             retry_after_ms: None,
+                            reason: Rejection::Circuit,
                         },
                         false,
                     )
@@ -357,5 +440,25 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             }
         }
         Ok(won)
+    }
+}
+
+/// Takes a permit of the bulkhead into `permit`, when there is one:
+/// `Err` gives the rejection of a full one, in the phase of the circuit.
+#[inline]
+fn enter(gate: Option<(Gate, u16)>, permit: &mut Option<Permit>) -> Result<(), impl Fn(Phase) -> Permission> {
+    let Some((gate, limit)) = gate else {
+        return Ok(());
+    };
+    match held::enter(gate.table, gate.entry, limit) {
+        Ok(taken) => {
+            *permit = Some(taken);
+            Ok(())
+        }
+        Err(full) => Err(move |phase| Permission::Rejected {
+            phase,
+            retry_after_ms: None,
+            reason: Rejection::Bulkhead { limit: full.limit },
+        }),
     }
 }

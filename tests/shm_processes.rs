@@ -15,6 +15,8 @@ use circuit_breaker::core::duration::Millis;
 use circuit_breaker::core::half_open::HalfOpenPolicy;
 use circuit_breaker::core::machine::{CircuitState, Command, Phase};
 use circuit_breaker::core::rules::OpeningRule;
+use circuit_breaker::storage::bulkhead::held;
+use circuit_breaker::storage::bulkhead::{Owner, Table};
 use circuit_breaker::storage::shm::{CircuitMemo, Segment, SharedMemoryStorage};
 use circuit_breaker::storage::{OutcomeRecord, Storage};
 
@@ -534,8 +536,132 @@ fn commands_raced_and_killed_leave_consistent_states() {
     println!("    {kills} workers killed, {won} commands won, {read} states read, {known} forced with a known start");
 }
 
+/// Forked processes racing for the permits of one bulkhead never hold more
+/// than its limit at once: each counts itself in while it holds one, in a
+/// word shared with the parent, and records the most it saw.
+fn a_bulkhead_never_lets_more_than_its_limit_through() {
+    const LIMIT: u16 = 3;
+    const PROCESSES: usize = 8;
+    const ROUNDS: usize = 5_000;
+    let table: &'static Table = Box::leak(Box::new(Table::shared(4).unwrap()));
+    let entry = table.entry_of(b"raced").unwrap();
+    // [inside now, most seen inside, permits taken, refusals]
+    let words = shared_words(4);
+    let children: Vec<_> = (0..PROCESSES)
+        .map(|_| {
+            fork(|| {
+                for _ in 0..ROUNDS {
+                    match held::enter(table, entry, LIMIT) {
+                        Ok(permit) => {
+                            let inside = words[0].fetch_add(1, Ordering::SeqCst) + 1;
+                            words[1].fetch_max(inside, Ordering::SeqCst);
+                            words[2].fetch_add(1, Ordering::Relaxed);
+                            // Held long enough for the others to want it.
+                            std::thread::sleep(Duration::from_micros(20));
+                            words[0].fetch_sub(1, Ordering::SeqCst);
+                            drop(permit);
+                        }
+                        Err(_) => {
+                            words[3].fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                }
+            })
+        })
+        .collect();
+    for child in children {
+        assert_eq!(wait_for(child), 0);
+    }
+    let (most, taken, refused) = (
+        words[1].load(Ordering::SeqCst),
+        words[2].load(Ordering::SeqCst),
+        words[3].load(Ordering::SeqCst),
+    );
+    println!("  {PROCESSES} processes x {ROUNDS}: {taken} permits, {refused} refusals, at most {most} at once");
+    assert!(
+        most <= u64::from(LIMIT),
+        "{most} calls in flight with a limit of {LIMIT}"
+    );
+    assert!(refused > 0, "the processes raced for the permits");
+    assert_eq!(taken + refused, (PROCESSES * ROUNDS) as u64);
+    assert_eq!(table.refusals(entry), refused);
+    assert_eq!(
+        table.in_flight(entry, Owner::this_process()),
+        0,
+        "every permit given back"
+    );
+}
+
+/// 100 processes SIGKILLed while holding permits (and the limit's worth of
+/// them holding it full) leave the bulkhead whole: the next process takes
+/// every permit of the limit.
+fn killed_holders_leave_the_bulkhead_whole() {
+    const LIMIT: u16 = 10;
+    const PROCESSES: usize = 100;
+    let table: &'static Table = Box::leak(Box::new(Table::shared(4).unwrap()));
+    let entry = table.entry_of(b"killed").unwrap();
+    let (reader, writer) = pipe();
+    let children: Vec<_> = (0..PROCESSES)
+        .map(|_| {
+            let mut writer = writer.try_clone().unwrap();
+            fork(move || {
+                let permit = held::enter(table, entry, LIMIT);
+                writer.write_all(if permit.is_ok() { b"p" } else { b"r" }).unwrap();
+                // Held until killed.
+                loop {
+                    std::thread::sleep(Duration::from_secs(60));
+                }
+            })
+        })
+        .collect();
+    drop(writer);
+    let mut answers = vec![0; PROCESSES];
+    (&reader).read_exact(&mut answers).unwrap();
+    let permitted = answers.iter().filter(|&&answer| answer == b'p').count();
+    assert_eq!(permitted, usize::from(LIMIT), "the limit's worth permitted");
+    for &child in &children {
+        // SAFETY: kills a child of this process.
+        unsafe { libc::kill(child, libc::SIGKILL) };
+    }
+    // Wait until each is dead, without reaping it: a zombie holds nothing,
+    // and must be seen so.
+    for &child in &children {
+        // SAFETY: zeros are a valid `siginfo_t`, which waitid fills for a
+        // child of this process.
+        let waited = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            libc::waitid(
+                libc::P_PID,
+                child as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOWAIT,
+            )
+        };
+        assert_eq!(waited, 0);
+    }
+    let me = Owner::this_process();
+    let permits: Vec<_> = (0..LIMIT)
+        .map(|_| held::enter(table, entry, LIMIT).expect("the permits of the killed are reclaimed"))
+        .collect();
+    assert_eq!(table.in_flight(entry, me), u32::from(LIMIT));
+    assert!(held::enter(table, entry, LIMIT).is_err(), "and the limit still holds");
+    drop(permits);
+    for child in children {
+        wait_for(child);
+    }
+    assert_eq!(table.in_flight(entry, me), 0);
+}
+
 fn main() {
-    let tests: [(&str, fn()); 7] = [
+    let tests: [(&str, fn()); 9] = [
+        (
+            "a_bulkhead_never_lets_more_than_its_limit_through",
+            a_bulkhead_never_lets_more_than_its_limit_through,
+        ),
+        (
+            "killed_holders_leave_the_bulkhead_whole",
+            killed_holders_leave_the_bulkhead_whole,
+        ),
         (
             "a_remembered_place_is_not_trusted_after_a_reuse",
             a_remembered_place_is_not_trusted_after_a_reuse,

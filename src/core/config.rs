@@ -8,6 +8,9 @@ use super::machine::{CircuitState, Phase};
 use super::rules::OpeningRule;
 use super::window::WindowGeometry;
 
+/// The most calls a bulkhead lets in flight at once (`maxConcurrentCalls`).
+pub const MAX_CONCURRENT_CALLS: u16 = 256;
+
 /// How long a state that time has ended (an open or half-open circuit) is
 /// kept past the moment it ended, so that the first call after a long
 /// silence finds it and emits `CircuitClosed`: a day. After longer, the
@@ -29,6 +32,9 @@ pub struct Config {
     pub max_open_duration_ms: Option<Millis>,
     pub half_open: HalfOpenPolicy,
     pub bands: DurationBands,
+    /// The bulkhead: at most this many calls in flight at once, across the
+    /// processes sharing its table. `None`: no bound.
+    pub max_concurrent_calls: Option<u16>,
     /// [`Self::state_ttl_ms`] of a closed state, computed once: every
     /// registered outcome asks for it.
     closed_state_ttl_ms: Millis,
@@ -72,6 +78,7 @@ impl Config {
             max_open_duration_ms: None,
             half_open,
             bands,
+            max_concurrent_calls: None,
             closed_state_ttl_ms: 0,
             counts_runs,
         };
@@ -110,6 +117,21 @@ impl Config {
             }
         };
         self.closed_state_ttl_ms = self.compute_closed_state_ttl_ms();
+        Ok(self)
+    }
+
+    /// Bounds the calls in flight at once to `max_concurrent_calls`
+    /// (`None`: no bound).
+    pub fn with_max_concurrent_calls(mut self, max_concurrent_calls: Option<i64>) -> Result<Self, ConfigError> {
+        self.max_concurrent_calls = match max_concurrent_calls {
+            None => None,
+            Some(max) => Some(
+                u16::try_from(max)
+                    .ok()
+                    .filter(|max| (1..=MAX_CONCURRENT_CALLS).contains(max))
+                    .ok_or_else(|| ConfigError::new("maxConcurrentCalls", max, "null, or 1 to 256"))?,
+            ),
+        };
         Ok(self)
     }
 

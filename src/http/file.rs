@@ -77,6 +77,7 @@ const KEYS: &[(&str, &str)] = &[
         "a comma-separated list of HTTP statuses from 100 to 599, or none",
     ),
     ("probe_timeout", super::policy::PROBE_TIMEOUT_LIMITS),
+    ("max_concurrent_calls", "an integer from 1 to 256, or off"),
     ("mode", Mode::LIMITS),
     ("storage", StorageSetting::LIMITS),
 ];
@@ -100,6 +101,7 @@ fn key_of_parameter(parameter: &str) -> &'static str {
         "duration" => "ramp_duration",
         "initialRatio" => "ramp_initial_ratio",
         "exponent" => "ramp_exponent",
+        "maxConcurrentCalls" => "max_concurrent_calls",
         _ => "probe_timeout",
     }
 }
@@ -312,6 +314,7 @@ fn apply(settings: &mut Settings, key: &str, value: &str) -> Result<(), String> 
         "consecutive_failures" => settings.consecutive_failures = if is_off(value) { None } else { Some(integer()?) },
         "slow_call_duration" => settings.slow_call_duration = if is_off(value) { None } else { Some(number()?) },
         "slow_call_rate" => settings.slow_call_rate = percentage()?,
+        "max_concurrent_calls" => settings.max_concurrent_calls = if is_off(value) { None } else { Some(integer()?) },
         "open_duration" => settings.open_duration = number()?,
         "max_open_duration" => {
             settings.max_open_duration = if is_off(value) {

@@ -133,6 +133,9 @@ pub struct Settings {
     pub half_open: HalfOpenSetting,
     pub failure_statuses: Vec<u16>,
     pub probe_timeout: f64,
+    /// The bulkhead: at most this many requests in flight at once across
+    /// the pool; `None`: no bound.
+    pub max_concurrent_calls: Option<i64>,
     /// `None`: the mode of `circuit_breaker.http_mode`.
     pub mode: Option<Mode>,
     pub storage: StorageSetting,
@@ -152,6 +155,7 @@ impl Default for Settings {
             half_open: HalfOpenSetting::PERMITTED_CALLS,
             failure_statuses: vec![500, 502, 503, 504],
             probe_timeout: 10.0,
+            max_concurrent_calls: None,
             mode: None,
             storage: StorageSetting::SharedMemory,
         }
@@ -210,14 +214,13 @@ impl Settings {
                 HalfOpenPolicy::ramp(*duration, curve)?
             }
         };
-        let config =
-            Config::new(self.time_window, rules, self.open_duration, half_open)?.with_max_open_duration(match self
-                .max_open_duration
-            {
+        let config = Config::new(self.time_window, rules, self.open_duration, half_open)?
+            .with_max_open_duration(match self.max_open_duration {
                 MaxOpenDuration::TenTimesOpen => Some((self.open_duration * 10.0).min(2_592_000.0)),
                 MaxOpenDuration::Seconds(seconds) => Some(seconds),
                 MaxOpenDuration::Off => None,
-            })?;
+            })?
+            .with_max_concurrent_calls(self.max_concurrent_calls)?;
         if !(0.001..=3600.0).contains(&self.probe_timeout) {
             return Err(ConfigError::new(
                 "probe_timeout",

@@ -23,7 +23,7 @@ use super::classes::{
     clock_interface, half_open_policy_interface, opening_rule_interface, ramp_curve_interface, storage_interface,
 };
 use super::configuration::Configuration;
-use super::enums::State;
+use super::enums::{RejectionReason, State};
 use super::events::OpeningCause;
 
 // The engine's argument parsing, exported by every PHP 8.1+ binary. The
@@ -500,6 +500,22 @@ impl<'a> FromZval<'a> for StateArg {
     fn from_zval(zval: &'a Zval) -> Option<Self> {
         match zval.object().and(State::from_zval(zval)) {
             Some(state) => Some(Self(state)),
+            None => {
+                reject(zval);
+                None
+            }
+        }
+    }
+}
+
+/// A case of `RejectionReason`.
+pub struct RejectionReasonArg(pub RejectionReason);
+
+impl<'a> FromZval<'a> for RejectionReasonArg {
+    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\RejectionReason");
+    fn from_zval(zval: &'a Zval) -> Option<Self> {
+        match zval.object().and(RejectionReason::from_zval(zval)) {
+            Some(reason) => Some(Self(reason)),
             None => {
                 reject(zval);
                 None

@@ -9,6 +9,7 @@ use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 
+use super::bulkhead::{HeldByFiber, Scope, counts, gate_of};
 use super::callback::{contain_panic, ending, finish};
 use super::classes::{
     CALL_NOT_PERMITTED, STORAGE_EXCEPTION, circuit_breaker_interface, in_scope_of, invalid_configuration,
@@ -17,7 +18,7 @@ use super::classes::{
 };
 use super::clock::{Clock, system_now_ms};
 use super::configuration::{Configuration, describe, take_curve_exception, userland_curve_object};
-use super::enums::State;
+use super::enums::{RejectionReason, State};
 use super::events::{PhpEvent, deliver};
 use super::fleet::FleetStorage;
 use super::memcached::MemcachedStorage;
@@ -28,7 +29,7 @@ use super::status::CircuitStatus;
 use super::storage::InMemoryStorage;
 use super::typed::Bytes;
 use super::userland_storage::{UserlandKeyValue, missing_primitives, userland_storage};
-use crate::breaker::{Breaker, Event, Permission};
+use crate::breaker::{Admission, Breaker, Event, Gate, Permission, Rejection};
 use crate::core::config::Config;
 use crate::core::counts::Outcome;
 use crate::core::duration::{Millis, checked_millis, format_float, seconds_to_millis};
@@ -65,6 +66,11 @@ pub struct CircuitBreaker {
     memo: CircuitMemo,
     /// The same on a `FleetStorage`: the places of its host records.
     fleet_circuit: OnceCell<FleetCircuit>,
+    /// Where its bulkhead counts, found at its first call, when its
+    /// configuration has one.
+    gate: OnceCell<Option<Gate>>,
+    /// The permits of its calls in flight.
+    permits: HeldByFiber,
 }
 
 /// Why the core did not run, or did not finish, for a call.
@@ -179,11 +185,13 @@ impl CircuitBreaker {
         }) {
             Ok((status, now)) => status
                 .map(|(status, window, counters)| {
+                    let bulkhead = self.config.max_concurrent_calls.and_then(|_| self.gate()).map(counts);
                     StatusObject(CircuitStatus::of_breaker(
                         &self.service,
                         status,
                         &window,
                         counters,
+                        bulkhead,
                         &self.config,
                         now,
                     ))
@@ -251,6 +259,8 @@ impl CircuitBreaker {
             resolved,
             memo: CircuitMemo::default(),
             fleet_circuit: OnceCell::new(),
+            gate: OnceCell::new(),
+            permits: HeldByFiber::default(),
         })
     }
 }
@@ -355,6 +365,18 @@ impl CircuitBreaker {
         .map_err(Interrupted::Panicked)?
     }
 
+    /// Where this breaker's bulkhead counts: the pool's table, or the
+    /// process's own over an `InMemoryStorage`.
+    fn gate(&self) -> Option<Gate> {
+        *self.gate.get_or_init(|| {
+            let scope = match self.resolved {
+                Resolved::Memory(_) => Scope::Process,
+                _ => Scope::Pool,
+            };
+            gate_of(&self.service, scope)
+        })
+    }
+
     fn reentered(&self) -> PhpException {
         logic_exception(format!(
             "The circuit breaker of '{}' was called while it is already at work on a call, by its storage, clock or ramp curve (or by the clock of its InMemoryStorage): such calls are refused",
@@ -423,7 +445,10 @@ impl CircuitBreaker {
     /// call, and its exception goes on to the caller now that the call is
     /// over: not a `CallRejected`, not a storage failure.
     pub fn acquire(&self) -> Result<Permission, PhpException> {
-        let permission = self.with_events(Permission::Permitted, |breaker, now, emit| breaker.acquire(now, emit))?;
+        let permission = match self.config.max_concurrent_calls {
+            None => self.with_events(Permission::Permitted, |breaker, now, emit| breaker.acquire(now, emit))?,
+            Some(_) => self.acquire_within_bulkhead()?,
+        };
         if userland_curve_object(&self.config.half_open).is_some()
             && let Some(exception) = take_curve_exception()
         {
@@ -432,7 +457,28 @@ impl CircuitBreaker {
         Ok(permission)
     }
 
+    /// [`Self::acquire`] of a breaker with a bulkhead: the current fiber's
+    /// previous permit goes back (its call registered nothing: abandoned),
+    /// and the permission's is kept until its register.
+    fn acquire_within_bulkhead(&self) -> Result<Permission, PhpException> {
+        let gate = self.gate();
+        self.permits.give_back();
+        let admitted = Admission {
+            permission: Permission::Permitted,
+            trial: false,
+            permit: None,
+        };
+        let admission = self.with_events(admitted, |breaker, now, emit| breaker.admit(now, gate, emit))?;
+        if let Some(permit) = admission.permit {
+            self.permits.keep(permit);
+        }
+        Ok(admission.permission)
+    }
+
     pub fn register(&self, outcome: Outcome, duration_ms: Option<Millis>) -> Result<(), PhpException> {
+        if self.config.max_concurrent_calls.is_some() {
+            self.permits.give_back();
+        }
         self.with_events((), |breaker, now, emit| {
             breaker.register(outcome, duration_ms, now, emit)
         })
@@ -508,7 +554,10 @@ impl CircuitBreaker {
             },
             Event::Reset => PhpEvent::Reset,
             Event::Closed => PhpEvent::Closed,
-            Event::Rejected { phase } => PhpEvent::Rejected { state: phase.into() },
+            Event::Rejected { phase, reason } => PhpEvent::Rejected {
+                state: phase.into(),
+                reason: RejectionReason::of(phase, reason),
+            },
             Event::StorageFailed(error) => PhpEvent::StorageFailed {
                 exception: storage_error(&error, self.thrown_by_storage()),
             },
@@ -614,20 +663,35 @@ fn storage_error(error: &StorageError, thrown: Option<Zval>) -> Zval {
     new_throwable(STORAGE_EXCEPTION.get(), &error.to_string(), thrown.as_ref())
 }
 
-/// The exception for a call the circuit did not permit.
-pub fn call_not_permitted(service: Zval, state: State, retry_after_ms: Option<Millis>) -> Zval {
+/// The exception for a call the circuit did not permit, in `state`, for
+/// `rejection` (`None`: a breaker written in PHP, whose reason is its state's).
+pub fn call_not_permitted(
+    service: Zval,
+    state: State,
+    retry_after_ms: Option<Millis>,
+    rejection: Option<Rejection>,
+) -> Zval {
     let name = service
         .zend_str()
         .map(|name| String::from_utf8_lossy(name.as_bytes()).into_owned())
         .unwrap_or_default();
     let retry_after = retry_after_ms.map(|ms| ms as f64 / 1_000.0);
-    let message = match retry_after {
-        Some(seconds) => format!(
+    let message = match (rejection, retry_after) {
+        (Some(Rejection::Bulkhead { limit }), _) => format!(
+            "Circuit '{name}' has {limit} calls in flight, as many as its bulkhead lets through: this call was not permitted"
+        ),
+        (_, Some(seconds)) => format!(
             "Circuit '{name}' is {}: no call permitted for {} s",
             state.describe(),
             format_float(seconds)
         ),
-        None => format!("Circuit '{name}' is {}: this call was not permitted", state.describe()),
+        (_, None) => format!("Circuit '{name}' is {}: this call was not permitted", state.describe()),
+    };
+    let reason = match (rejection, state) {
+        (Some(rejection), _) => Some(RejectionReason::of(state.into(), rejection)),
+        (None, State::Open) => Some(RejectionReason::CircuitOpen),
+        (None, State::HalfOpen) => Some(RejectionReason::HalfOpenTrialsTaken),
+        (None, State::Closed) => None,
     };
     let mut exception = new_exception(&CALL_NOT_PERMITTED, &message);
     if let Some(object) = exception.object_mut() {
@@ -635,6 +699,7 @@ pub fn call_not_permitted(service: Zval, state: State, retry_after_ms: Option<Mi
             let _ = object.set_property("service", service);
             let _ = object.set_property("state", state);
             let _ = object.set_property("retryAfter", retry_after);
+            let _ = object.set_property("reason", reason);
         });
     }
     exception

@@ -90,6 +90,7 @@ pub fn outcome_classifier_interface() -> &'static ClassEntry {
 }
 
 const STATE: &str = "Zeusi\\CircuitBreaker\\State";
+const REJECTION_REASON: &str = "Zeusi\\CircuitBreaker\\RejectionReason";
 const OUTCOME: &str = "Zeusi\\CircuitBreaker\\Outcome";
 const CIRCUIT_STATUS: &str = "Zeusi\\CircuitBreaker\\Status\\CircuitStatus";
 
@@ -314,6 +315,10 @@ extern "C" fn get_retry_after(execute_data: &mut ExecuteData, retval: &mut Zval)
     return_property(execute_data, retval, "retryAfter");
 }
 
+extern "C" fn get_reason(execute_data: &mut ExecuteData, retval: &mut Zval) {
+    return_property(execute_data, retval, "reason");
+}
+
 fn property(name: &str, ty: DataType, nullable: bool) -> ClassProperty {
     ClassProperty {
         name: name.into(),
@@ -356,6 +361,7 @@ pub fn register_exceptions() -> ext_php_rs::error::Result<()> {
         .property(property("service", DataType::String, false))
         .property(property("state", DataType::object(STATE), true))
         .property(property("retryAfter", DataType::Double, true))
+        .property(property("reason", DataType::object(REJECTION_REASON), true))
         .method(
             FunctionBuilder::new("getService", get_service).returns(DataType::String, false, false),
             MethodFlags::Public,
@@ -366,6 +372,10 @@ pub fn register_exceptions() -> ext_php_rs::error::Result<()> {
         )
         .method(
             FunctionBuilder::new("getRetryAfter", get_retry_after).returns(DataType::Double, false, true),
+            MethodFlags::Public,
+        )
+        .method(
+            FunctionBuilder::new("getReason", get_reason).returns(DataType::object(REJECTION_REASON), false, true),
             MethodFlags::Public,
         )
         .registration(|ce, _| CALL_NOT_PERMITTED.set(ce))

@@ -368,6 +368,7 @@ impl Configuration {
         openDuration: Float,
         halfOpenPolicy: PolicyArg<'_>,
         maxOpenDuration: Option<Float>,
+        maxConcurrentCalls: Option<Int>,
     ) -> Checked<Self> {
         refuse_reconstruction::<Self>()?;
         let openingRules = openingRules.0;
@@ -401,7 +402,8 @@ impl Configuration {
             })?;
         let config = checked(
             Config::new(timeWindow.0, rules, openDuration.0, policy)
-                .and_then(|config| config.with_max_open_duration(maxOpenDuration.map(|duration| duration.0))),
+                .and_then(|config| config.with_max_open_duration(maxOpenDuration.map(|duration| duration.0)))
+                .and_then(|config| config.with_max_concurrent_calls(maxConcurrentCalls.map(|max| max.0))),
         )?;
         Ok(Self {
             config: Rc::new(config),
@@ -429,6 +431,12 @@ impl Configuration {
     #[php(getter)]
     pub fn get_max_open_duration(&self) -> Option<f64> {
         self.config.max_open_duration_ms.map(|ms| ms as f64 / 1_000.0)
+    }
+
+    /// The bulkhead's bound of calls in flight at once; null: none.
+    #[php(getter)]
+    pub fn get_max_concurrent_calls(&self) -> Option<i64> {
+        self.config.max_concurrent_calls.map(i64::from)
     }
 
     #[php(getter)]

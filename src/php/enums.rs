@@ -53,3 +53,49 @@ impl From<Outcome> for CoreOutcome {
         }
     }
 }
+
+/// Why a call was not permitted (`CallNotPermittedException::$reason`,
+/// `CallRejected::$reason`).
+#[php_enum]
+#[php(name = "Zeusi\\CircuitBreaker\\RejectionReason")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RejectionReason {
+    /// The circuit is open.
+    #[php(value = "circuit_open")]
+    CircuitOpen,
+    /// The circuit is half-open and its trial calls are taken.
+    #[php(value = "half_open_trials_taken")]
+    HalfOpenTrialsTaken,
+    /// The circuit's bulkhead has `maxConcurrentCalls` calls in flight.
+    #[php(value = "bulkhead_full")]
+    BulkheadFull,
+}
+
+impl RejectionReason {
+    pub fn of(phase: Phase, rejection: crate::breaker::Rejection) -> Self {
+        match (rejection, phase) {
+            (crate::breaker::Rejection::Bulkhead { .. }, _) => Self::BulkheadFull,
+            (crate::breaker::Rejection::Circuit, Phase::HalfOpen) => Self::HalfOpenTrialsTaken,
+            (crate::breaker::Rejection::Circuit, _) => Self::CircuitOpen,
+        }
+    }
+
+    /// The state a rejection for this reason can be made in.
+    pub fn allows(self, state: State) -> bool {
+        match self {
+            Self::CircuitOpen => state == State::Open,
+            Self::HalfOpenTrialsTaken => state == State::HalfOpen,
+            Self::BulkheadFull => state != State::Open,
+        }
+    }
+}
+
+impl From<State> for Phase {
+    fn from(state: State) -> Self {
+        match state {
+            State::Closed => Self::Closed,
+            State::Open => Self::Open,
+            State::HalfOpen => Self::HalfOpen,
+        }
+    }
+}

@@ -6,14 +6,17 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
 use super::args::{
-    Float, Int, OpeningCauseArg, OpeningRuleArg, ServiceName, StateArg, StorageExceptionArg, value_error,
+    Float, Int, OpeningCauseArg, OpeningRuleArg, RejectionReasonArg, ServiceName, StateArg, StorageExceptionArg,
+    value_error,
 };
 use super::callback::{CallError, call_method};
 use super::classes::event_interface;
-use super::enums::State;
+use super::enums::{RejectionReason, State};
 use super::reentry::refuse_reconstruction;
 use super::typed::Bytes;
+use crate::breaker::Rejection;
 use crate::core::duration::format_float;
+use crate::core::machine::Phase;
 
 macro_rules! event_class {
     ($rust:ident, $php:literal $(, $field:ident : $ty:ty)*) => {
@@ -32,7 +35,7 @@ macro_rules! event_class {
 event_class!(CircuitOpened, "Zeusi\\CircuitBreaker\\Event\\CircuitOpened", previous_state: State, opening_cause: Zval, open_duration: f64);
 event_class!(CircuitHalfOpened, "Zeusi\\CircuitBreaker\\Event\\CircuitHalfOpened");
 event_class!(CircuitClosed, "Zeusi\\CircuitBreaker\\Event\\CircuitClosed");
-event_class!(CallRejected, "Zeusi\\CircuitBreaker\\Event\\CallRejected", state: State);
+event_class!(CallRejected, "Zeusi\\CircuitBreaker\\Event\\CallRejected", state: State, reason: RejectionReason);
 event_class!(StorageFailed, "Zeusi\\CircuitBreaker\\Event\\StorageFailed", exception: Zval);
 event_class!(CircuitForced, "Zeusi\\CircuitBreaker\\Event\\CircuitForced", state: State, duration: f64);
 event_class!(CircuitReset, "Zeusi\\CircuitBreaker\\Event\\CircuitReset");
@@ -184,17 +187,47 @@ impl CircuitClosed {
 
 #[php_impl]
 impl CallRejected {
-    pub fn __construct(service: ServiceName, time: Float, state: StateArg) -> PhpResult<Self> {
+    /// Without a `reason`, the one of the state: an open circuit, or a
+    /// half-open one whose trial calls are taken.
+    #[php(optional = reason)]
+    pub fn __construct(
+        service: ServiceName,
+        time: Float,
+        state: StateArg,
+        reason: Option<RejectionReasonArg>,
+    ) -> PhpResult<Self> {
         refuse_reconstruction::<Self>()?;
+        let (state, reason) = match reason {
+            None => {
+                let state = one_of(
+                    "state",
+                    state,
+                    [State::Open, State::HalfOpen],
+                    "the state that rejected the call",
+                )?;
+                let phase = match state {
+                    State::Open => Phase::Open,
+                    _ => Phase::HalfOpen,
+                };
+                (state, RejectionReason::of(phase, Rejection::Circuit))
+            }
+            Some(RejectionReasonArg(reason)) if reason.allows(state.0) => (state.0, reason),
+            Some(RejectionReasonArg(reason)) => {
+                return Err(value_error(
+                    "state",
+                    &format!(
+                        "a state in which a call is rejected for {}, {} given",
+                        reason_name(reason),
+                        case_name(state.0)
+                    ),
+                ));
+            }
+        };
         Ok(Self {
             service: service_of(service),
             time: checked_time(time)?,
-            state: one_of(
-                "state",
-                state,
-                [State::Open, State::HalfOpen],
-                "the state that rejected the call",
-            )?,
+            state,
+            reason,
         })
     }
     pub fn get_service(&self) -> Bytes<'_> {
@@ -206,6 +239,19 @@ impl CallRejected {
     #[php(getter)]
     pub fn get_state(&self) -> State {
         self.state
+    }
+    #[php(getter)]
+    pub fn get_reason(&self) -> RejectionReason {
+        self.reason
+    }
+}
+
+/// A `RejectionReason` case as PHP code names it.
+fn reason_name(reason: RejectionReason) -> &'static str {
+    match reason {
+        RejectionReason::CircuitOpen => "RejectionReason::CircuitOpen",
+        RejectionReason::HalfOpenTrialsTaken => "RejectionReason::HalfOpenTrialsTaken",
+        RejectionReason::BulkheadFull => "RejectionReason::BulkheadFull",
     }
 }
 
@@ -361,6 +407,7 @@ pub enum PhpEvent {
     Closed,
     Rejected {
         state: State,
+        reason: RejectionReason,
     },
     StorageFailed {
         exception: Zval,
@@ -404,7 +451,12 @@ impl PhpEvent {
             }),
             Self::Reset => object_of(CircuitReset { service, time }),
             Self::Closed => object_of(CircuitClosed { service, time }),
-            Self::Rejected { state } => object_of(CallRejected { service, time, state }),
+            Self::Rejected { state, reason } => object_of(CallRejected {
+                service,
+                time,
+                state,
+                reason,
+            }),
             Self::StorageFailed { exception } => object_of(StorageFailed {
                 service,
                 time,

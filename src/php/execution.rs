@@ -92,20 +92,26 @@ impl Protection {
 
     /// Acquires a permission, or says why the call may not run.
     fn admit(&self) -> Result<(), Refusal> {
-        let breaker =
-            match &self.breaker {
-                ProtectingBreaker::Native(zval) => {
-                    let native = native_breaker(zval).expect("checked at construction");
-                    return match native.acquire().map_err(Refusal::Raised)? {
-                        _ if ending().is_some() => Err(Refusal::Pending),
-                        Permission::Permitted => Ok(()),
-                        Permission::Rejected { phase, retry_after_ms } => Err(Refusal::NotPermitted(
-                            call_not_permitted(native.get_service_zval(), phase.into(), retry_after_ms),
-                        )),
-                    };
-                }
-                ProtectingBreaker::Userland(zval) => zval.object().expect("typed as CircuitBreakerInterface"),
-            };
+        let breaker = match &self.breaker {
+            ProtectingBreaker::Native(zval) => {
+                let native = native_breaker(zval).expect("checked at construction");
+                return match native.acquire().map_err(Refusal::Raised)? {
+                    _ if ending().is_some() => Err(Refusal::Pending),
+                    Permission::Permitted => Ok(()),
+                    Permission::Rejected {
+                        phase,
+                        retry_after_ms,
+                        reason,
+                    } => Err(Refusal::NotPermitted(call_not_permitted(
+                        native.get_service_zval(),
+                        phase.into(),
+                        retry_after_ms,
+                        Some(reason),
+                    ))),
+                };
+            }
+            ProtectingBreaker::Userland(zval) => zval.object().expect("typed as CircuitBreakerInterface"),
+        };
         // A breaker that throws, or ends the script, permits nothing: its
         // exception (or the exit) goes on to the caller, and the call never
         // runs, so nothing is registered for it.
@@ -116,7 +122,7 @@ impl Protection {
         let service = call_method(breaker, "getService", vec![]).map_err(|_| Refusal::Pending)?;
         let state = call_method(breaker, "getState", vec![]).map_err(|_| Refusal::Pending)?;
         let state = State::from_zval(&state).unwrap_or(State::Open);
-        Err(Refusal::NotPermitted(call_not_permitted(service, state, None)))
+        Err(Refusal::NotPermitted(call_not_permitted(service, state, None, None)))
     }
 
     /// The outcome the classifier gives `value`; `None` when it gives none,

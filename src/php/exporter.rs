@@ -51,6 +51,8 @@ struct Sample {
     remaining: Option<f64>,
     open_duration: Option<f64>,
     counters: Option<CallCounters>,
+    /// Calls in flight and bulkhead refusals.
+    bulkhead: Option<(i64, i64)>,
 }
 
 impl Sample {
@@ -64,6 +66,7 @@ impl Sample {
             remaining: status.remaining_seconds(),
             open_duration: status.open_duration(),
             counters: status.counters(),
+            bulkhead: status.bulkhead(),
         }
     }
 }
@@ -81,7 +84,7 @@ fn counter(sample: &Sample, read: fn(&CallCounters) -> u64) -> Option<f64> {
     sample.counters.as_ref().map(|counters| read(counters) as f64)
 }
 
-const FAMILIES: [Family; 9] = [
+const FAMILIES: [Family; 11] = [
     Family {
         name: "forced",
         kind: "gauge",
@@ -135,6 +138,18 @@ const FAMILIES: [Family; 9] = [
         kind: "counter",
         help: "Times the rules opened the circuit (forced openings excluded).",
         value: |sample| counter(sample, |counters| counters.openings),
+    },
+    Family {
+        name: "calls_in_flight",
+        kind: "gauge",
+        help: "Calls of the circuit in flight now, across the workers of the pool (circuits with a bulkhead).",
+        value: |sample| sample.bulkhead.map(|(in_flight, _)| in_flight as f64),
+    },
+    Family {
+        name: "bulkhead_rejections_total",
+        kind: "counter",
+        help: "Calls the bulkhead of the circuit rejected, maxConcurrentCalls being in flight.",
+        value: |sample| sample.bulkhead.map(|(_, refusals)| refusals as f64),
     },
 ];
 

@@ -212,7 +212,7 @@ impl FastConstruct for FailureRateRule {
 
 impl FastConstruct for Configuration {
     const REQUIRED: u32 = 4;
-    const MAX: u32 = 5;
+    const MAX: u32 = 6;
     fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
         Self::__construct(
             arguments.required::<Float>(0, "timeWindow")?,
@@ -220,6 +220,7 @@ impl FastConstruct for Configuration {
             arguments.required::<Float>(2, "openDuration")?,
             arguments.required::<PolicyArg<'_>>(3, "halfOpenPolicy")?,
             arguments.optional::<Float>(4, "maxOpenDuration")?,
+            arguments.optional::<Int>(5, "maxConcurrentCalls")?,
         )
         .map_err(Some)
     }

@@ -15,11 +15,12 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
 use super::args::{CallableArg, Float, Text};
+use super::bulkhead::{HeldByFiber, Scope, counts, gate_of};
 use super::callback::{CallError, call_callable};
 use super::engine::{current_fiber, log_notice, startup_warning};
 use super::enums::State;
 use super::typed::Bytes;
-use crate::breaker::{Breaker, Event, Permission};
+use crate::breaker::{Breaker, Event, Gate, Permission, Rejection};
 use crate::core::counts::Outcome;
 use crate::core::duration::{Millis, format_float};
 use crate::core::machine::{Command, Phase};
@@ -27,6 +28,7 @@ use crate::http::file::{self, NamedBreaker};
 use crate::http::outcome;
 use crate::http::policy::{Mode, Policy, Settings, StorageSetting};
 use crate::http::target::{FastMap, HostPattern, Target, authority_of};
+use crate::storage::bulkhead::held::Permit;
 use crate::storage::{Storage, StorageError};
 
 const HOSTS_SETTING: &str = "circuit_breaker.http_hosts";
@@ -52,12 +54,27 @@ pub struct Circuit {
     pub service: Vec<u8>,
     pub policy: Rc<Policy>,
     storage: Rc<dyn Storage>,
+    /// Where its bulkhead counts, when its policy has one.
+    gate: Option<Gate>,
 }
 
 /// The circuit of each URL authority seen (`None`: not guarded).
 type AuthorityMemo = FastMap<Box<[u8]>, Option<Rc<Circuit>>>;
 
 impl Circuit {
+    fn new(service: Vec<u8>, storage: Rc<dyn Storage>, policy: Rc<Policy>) -> Self {
+        let gate = policy
+            .config
+            .max_concurrent_calls
+            .and_then(|_| gate_of(&service, Scope::Pool));
+        Self {
+            service,
+            policy,
+            storage,
+            gate,
+        }
+    }
+
     /// The orchestration of the core over this circuit.
     fn breaker(&self) -> Breaker<'_, dyn Storage> {
         Breaker {
@@ -160,6 +177,9 @@ pub enum Admission {
 pub struct Ticket {
     circuit: Rc<Circuit>,
     pub trial: bool,
+    /// The permit of the circuit's bulkhead, given back when the ticket is
+    /// dropped: the transfer finished, or its handle went.
+    _permit: Option<Permit>,
 }
 
 impl Ticket {
@@ -175,12 +195,18 @@ pub struct Refusal {
     pub service: Vec<u8>,
     pub phase: Phase,
     pub retry_after_ms: Option<Millis>,
+    pub reason: Rejection,
 }
 
 impl Refusal {
     /// What a refused stream open warns, and what a log line says.
     pub fn message(&self) -> String {
         let name = String::from_utf8_lossy(&self.service);
+        if let Rejection::Bulkhead { limit } = self.reason {
+            return format!(
+                "the circuit breaker of '{name}' has {limit} requests in flight, as many as its bulkhead lets through"
+            );
+        }
         match self.retry_after_ms {
             Some(ms) => format!(
                 "the circuit breaker of '{name}' is open: no request for {} s",
@@ -299,22 +325,22 @@ impl Guard {
             return None;
         }
         let policy = self.defaults.clone();
-        Some(Rc::new(Circuit {
-            service: target.to_string().into_bytes(),
-            storage: self.storage(&policy.storage)?,
+        Some(Rc::new(Circuit::new(
+            target.to_string().into_bytes(),
+            self.storage(&policy.storage)?,
             policy,
-        }))
+        )))
     }
 
     fn named_circuit(&self, name: &str, policy: &Rc<Policy>) -> Option<Rc<Circuit>> {
         if let Some(circuit) = self.named_circuits.borrow().get(name) {
             return Some(circuit.clone());
         }
-        let circuit = Rc::new(Circuit {
-            service: name.as_bytes().to_vec(),
-            storage: self.storage(&policy.storage)?,
-            policy: policy.clone(),
-        });
+        let circuit = Rc::new(Circuit::new(
+            name.as_bytes().to_vec(),
+            self.storage(&policy.storage)?,
+            policy.clone(),
+        ));
         self.named_circuits
             .borrow_mut()
             .insert(name.to_owned(), circuit.clone());
@@ -394,18 +420,24 @@ pub fn admit(url: &[u8]) -> Admission {
     let Some(circuit) = circuit else {
         return Admission::Unguarded;
     };
-    let (permission, trial) = with_events(&circuit, |breaker, now, emit| breaker.acquire_noting_trial(now, emit));
-    match permission {
+    let admission = with_events(&circuit, |breaker, now, emit| breaker.admit(now, circuit.gate, emit));
+    match admission.permission {
         Permission::Permitted => Admission::Permitted(Ticket {
             circuit: circuit.clone(),
-            trial,
+            trial: admission.trial,
+            _permit: admission.permit,
         }),
         Permission::Rejected { .. } if circuit.policy.mode == Mode::Observe => Admission::Unguarded,
-        Permission::Rejected { phase, retry_after_ms } => {
+        Permission::Rejected {
+            phase,
+            retry_after_ms,
+            reason,
+        } => {
             let refusal = Refusal {
                 service: circuit.service.clone(),
                 phase,
                 retry_after_ms,
+                reason,
             };
             LAST_REFUSAL.with(|last| *last.borrow_mut() = Some(refusal.clone()));
             Admission::Refused(refusal)
@@ -526,6 +558,7 @@ impl HttpGuard {
             service,
             state,
             refusal.retry_after_ms,
+            Some(refusal.reason),
         ))
     }
 
@@ -578,7 +611,10 @@ impl HttpGuard {
             };
             Target::of_url(url.as_bytes()).and_then(|target| guard.circuit_of(&target))
         })?;
-        Some(HttpBreaker { circuit })
+        Some(HttpBreaker {
+            circuit,
+            permits: HeldByFiber::default(),
+        })
     }
 }
 
@@ -591,11 +627,14 @@ impl HttpGuard {
 #[php(implements(ce = super::classes::manual_control_interface, stub = "\\Zeusi\\CircuitBreaker\\ManualControlInterface"))]
 pub struct HttpBreaker {
     circuit: Rc<Circuit>,
+    /// The permits of its calls in flight.
+    permits: HeldByFiber,
 }
 
 impl HttpBreaker {
     fn register(&self, outcome: Outcome, duration: Option<Float>) -> Result<(), PhpException> {
         let duration_ms = super::breaker::duration_ms(duration.map(|duration| duration.0))?;
+        self.permits.give_back();
         register(&self.circuit, outcome, duration_ms);
         Ok(())
     }
@@ -610,8 +649,14 @@ impl HttpBreaker {
 impl HttpBreaker {
     /// Whether a call may go now (a refusal is false, as for any breaker).
     pub fn acquire_permission(&self) -> bool {
-        let permission = with_events(&self.circuit, |breaker, now, emit| breaker.acquire(now, emit));
-        matches!(permission, Permission::Permitted) || self.circuit.policy.mode == Mode::Observe
+        self.permits.give_back();
+        let admission = with_events(&self.circuit, |breaker, now, emit| {
+            breaker.admit(now, self.circuit.gate, emit)
+        });
+        if let Some(permit) = admission.permit {
+            self.permits.keep(permit);
+        }
+        matches!(admission.permission, Permission::Permitted) || self.circuit.policy.mode == Mode::Observe
     }
 
     #[php(optional = duration)]
@@ -661,6 +706,7 @@ impl HttpBreaker {
             status,
             &window,
             counters,
+            self.circuit.gate.map(counts),
             &self.circuit.policy.config,
             now,
         )))

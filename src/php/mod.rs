@@ -2,6 +2,7 @@
 
 mod args;
 mod breaker;
+mod bulkhead;
 mod callback;
 mod classes;
 mod client_objects;
@@ -40,6 +41,7 @@ use ext_php_rs::zend::ModuleEntry;
 fn startup(_ty: i32, module_number: i32) -> i32 {
     callback::install_panic_hook();
     shared_memory::startup(module_number);
+    bulkhead::startup();
     if http::startup(module_number) {
         engine::streams::install();
     }
@@ -112,6 +114,7 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
 
 extern "C" fn request_shutdown(_ty: i32, _module_number: i32) -> i32 {
     engine::curl::request_shutdown();
+    bulkhead::request_shutdown();
     0
 }
 
@@ -151,6 +154,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .request_shutdown_function(request_shutdown)
         .enumeration::<enums::State>()
         .enumeration::<enums::Outcome>()
+        .enumeration::<enums::RejectionReason>()
         .class::<configuration::FailureRateRule>()
         .class::<configuration::SlowCallRateRule>()
         .class::<configuration::FailureOrSlowCallRateRule>()

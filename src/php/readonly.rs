@@ -128,6 +128,7 @@ read_only!(
         ("openingRules", Type::Array),
         ("openDuration", Type::Float),
         ("maxOpenDuration", Type::NullableFloat),
+        ("maxConcurrentCalls", Type::NullableInt),
         (
             "halfOpenPolicy",
             Type::Object("Zeusi\\CircuitBreaker\\HalfOpen\\HalfOpenPolicyInterface")
@@ -156,7 +157,13 @@ read_only!(
         ("openDuration", Type::Float),
     ]
 );
-read_only!(CallRejected, [("state", STATE)]);
+read_only!(
+    CallRejected,
+    [
+        ("state", STATE),
+        ("reason", Type::Object("Zeusi\\CircuitBreaker\\RejectionReason"))
+    ]
+);
 read_only!(CircuitForced, [("state", STATE), ("duration", Type::Float)]);
 const DATE: Type = Type::NullableObject("DateTimeImmutable");
 read_only!(
@@ -174,6 +181,8 @@ read_only!(
         ("failures", Type::NullableInt),
         ("slowCalls", Type::NullableArray),
         ("counters", Type::NullableArray),
+        ("callsInFlight", Type::NullableInt),
+        ("bulkheadRejections", Type::NullableInt),
     ]
 );
 read_only!(

@@ -6,6 +6,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendHashTable, Zval};
 
 use super::args::{DateArg, Float, Int, ServiceName, StateArg, value_error};
+use super::bulkhead::{Scope, in_flight};
 use super::callback::call_method;
 use super::classes::storage_exception;
 use super::clock::date_time;
@@ -40,6 +41,9 @@ pub struct CircuitStatus {
     counters: Option<CallCounters>,
     /// Seconds from when the status was read until `until`, never negative.
     remaining: Option<f64>,
+    /// The bulkhead: calls in flight, and calls it refused since its entry
+    /// was made; `None` for a circuit without one in this pool.
+    bulkhead: Option<(i64, i64)>,
 }
 
 fn instant(ms: Option<Millis>) -> Zval {
@@ -54,6 +58,8 @@ impl CircuitStatus {
         counters: Option<CallCounters>,
         read_at_ms: Millis,
     ) -> Self {
+        // A listing's circuits: the bulkhead of this pool, if it has one.
+        let bulkhead = in_flight(service, Scope::Pool).map(shown_bulkhead);
         Self {
             service: super::typed::Bytes(service).into_zval(false).unwrap_or_default(),
             state: status.phase.into(),
@@ -65,6 +71,7 @@ impl CircuitStatus {
             outcomes,
             counters,
             remaining: status.until.map(|until| (until - read_at_ms).max(0) as f64 / 1_000.0),
+            bulkhead,
         }
     }
 
@@ -74,6 +81,7 @@ impl CircuitStatus {
         status: Status,
         window: &[u64],
         counters: Option<CallCounters>,
+        bulkhead: Option<(u32, u64)>,
         config: &Config,
         now: Millis,
     ) -> Zval {
@@ -94,7 +102,9 @@ impl CircuitStatus {
                 })
                 .collect(),
         };
-        object(Self::new(service, status, Some(outcomes), counters, now))
+        let mut made = Self::new(service, status, Some(outcomes), counters, now);
+        made.bulkhead = bulkhead.map(shown_bulkhead);
+        object(made)
     }
 
     /// The statuses of a listing, at `now`, without a configuration: the
@@ -149,6 +159,10 @@ impl CircuitStatus {
 
     pub fn counters(&self) -> Option<CallCounters> {
         self.counters
+    }
+
+    pub fn bulkhead(&self) -> Option<(i64, i64)> {
+        self.bulkhead
     }
 
     /// Seconds from when the status was read until the state may change by
@@ -240,6 +254,8 @@ impl CircuitStatus {
         failures: Option<Int>,
         slowCalls: Option<&ZendHashTable>,
         counters: Option<&ZendHashTable>,
+        callsInFlight: Option<Int>,
+        bulkheadRejections: Option<Int>,
     ) -> PhpResult<Self> {
         refuse_reconstruction::<Self>()?;
         let remaining = match (remaining.map(|remaining| remaining.0), &until) {
@@ -315,6 +331,19 @@ impl CircuitStatus {
             outcomes,
             counters: counters.map(counters_of).transpose()?,
             remaining,
+            bulkhead: match (
+                count("callsInFlight", callsInFlight)?,
+                count("bulkheadRejections", bulkheadRejections)?,
+            ) {
+                (None, None) => None,
+                (Some(in_flight), Some(refusals)) => Some((in_flight, refusals)),
+                _ => {
+                    return Err(refused(
+                        "callsInFlight",
+                        "given with $bulkheadRejections: the bulkhead's counts go together",
+                    ));
+                }
+            },
         })
     }
 
@@ -397,6 +426,19 @@ impl CircuitStatus {
         list.into_zval(false).unwrap_or_default()
     }
 
+    /// Calls of the circuit in flight now, across the pool's workers (the
+    /// process's own over an `InMemoryStorage`); null when it has no bulkhead.
+    #[php(getter)]
+    pub fn get_calls_in_flight(&self) -> Option<i64> {
+        self.bulkhead.map(|(in_flight, _)| in_flight)
+    }
+
+    /// Calls its bulkhead rejected, since the pool started; null without one.
+    #[php(getter)]
+    pub fn get_bulkhead_rejections(&self) -> Option<i64> {
+        self.bulkhead.map(|(_, refusals)| refusals)
+    }
+
     /// The circuit's counters since the storage made its record, an array
     /// of `callsPermitted`, `callsRejected`, `successes`, `failures`,
     /// `slowCalls` and `openings` (ints); null on storages that do not
@@ -420,6 +462,11 @@ impl CircuitStatus {
         }
         array.into_zval(false).unwrap_or_default()
     }
+}
+
+/// Calls in flight and refusals, as PHP integers.
+fn shown_bulkhead((in_flight, refusals): (u32, u64)) -> (i64, i64) {
+    (i64::from(in_flight), shown_count(refusals))
 }
 
 /// A count as a PHP integer: one beyond it (a storage's counter another

@@ -3,6 +3,7 @@
 
 pub mod available;
 pub mod backoff;
+pub mod bulkhead;
 pub mod fleet;
 pub mod kv;
 pub mod memcached;

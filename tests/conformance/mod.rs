@@ -19,7 +19,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use circuit_breaker::breaker::{Breaker, Event, Permission, TRUST_REMEMBERED_OPEN_MS};
+use circuit_breaker::breaker::{Breaker, Event, Permission, Rejection, TRUST_REMEMBERED_OPEN_MS};
 use circuit_breaker::core::config::{Config, KEEP_DUE_STATE_MS};
 use circuit_breaker::core::counts::Outcome;
 use circuit_breaker::core::duration::Millis;
@@ -230,12 +230,14 @@ fn rejected_open(retry_after_ms: Millis) -> Permission {
     Permission::Rejected {
         phase: Phase::Open,
         retry_after_ms: Some(retry_after_ms),
+        reason: Rejection::Circuit,
     }
 }
 
 const REJECTED_HALF_OPEN: Permission = Permission::Rejected {
     phase: Phase::HalfOpen,
     retry_after_ms: None,
+    reason: Rejection::Circuit,
 };
 
 /// Closed opens when a rule reaches its threshold with at least its

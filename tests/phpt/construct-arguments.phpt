@@ -36,6 +36,8 @@ attempt('configuration, maxOpenDuration', fn () => new Configuration(timeWindow:
 attempt('configuration, maxOpenDuration null', fn () => new Configuration(60, [$rule], 10, $policy, null));
 attempt('configuration, three arguments', fn () => new Configuration(60, [$rule], 10));
 attempt('configuration, six arguments', fn () => new Configuration(60, [$rule], 10, $policy, 40, 1));
+attempt('configuration, seven arguments', fn () => new Configuration(60, [$rule], 10, $policy, 40, 1, 1));
+attempt('configuration, maxConcurrentCalls a string', fn () => new Configuration(60, [$rule], 10, $policy, null, 'many'));
 attempt('configuration, rules not an array', fn () => new Configuration(60, $rule, 10, $policy));
 attempt('configuration, policy not a policy', fn () => new Configuration(60, [$rule], 10, $rule));
 attempt('configuration, maxOpenDuration a string', fn () => new Configuration(60, [$rule], 10, $policy, 'long'));
@@ -96,7 +98,9 @@ configuration: Zeusi\CircuitBreaker\Configuration
 configuration, maxOpenDuration: Zeusi\CircuitBreaker\Configuration
 configuration, maxOpenDuration null: Zeusi\CircuitBreaker\Configuration
 configuration, three arguments: ArgumentCountError: Zeusi\CircuitBreaker\Configuration::__construct() expects at least 4 arguments, 3 given
-configuration, six arguments: ArgumentCountError: Zeusi\CircuitBreaker\Configuration::__construct() expects at most 5 arguments, 6 given
+configuration, six arguments: Zeusi\CircuitBreaker\Configuration
+configuration, seven arguments: ArgumentCountError: Zeusi\CircuitBreaker\Configuration::__construct() expects at most 6 arguments, 7 given
+configuration, maxConcurrentCalls a string: TypeError: Zeusi\CircuitBreaker\Configuration::__construct(): Argument #6 ($maxConcurrentCalls) must be of type ?int, string given
 configuration, rules not an array: TypeError: Zeusi\CircuitBreaker\Configuration::__construct(): Argument #2 ($openingRules) must be of type array, Zeusi\CircuitBreaker\Opening\FailureRateRule given
 configuration, policy not a policy: TypeError: Zeusi\CircuitBreaker\Configuration::__construct(): Argument #4 ($halfOpenPolicy) must be of type Zeusi\CircuitBreaker\HalfOpen\HalfOpenPolicyInterface, Zeusi\CircuitBreaker\Opening\FailureRateRule given
 configuration, maxOpenDuration a string: TypeError: Zeusi\CircuitBreaker\Configuration::__construct(): Argument #5 ($maxOpenDuration) must be of type ?float, string given

@@ -4,6 +4,7 @@ Every event, and the OpeningCause of CircuitOpened, can be built from its proper
 <?php
 require __DIR__ . '/bootstrap.inc';
 use Zeusi\CircuitBreaker\Event\CallRejected;
+use Zeusi\CircuitBreaker\RejectionReason;
 use Zeusi\CircuitBreaker\Event\CircuitClosed;
 use Zeusi\CircuitBreaker\Event\CircuitForced;
 use Zeusi\CircuitBreaker\Event\CircuitHalfOpened;
@@ -42,6 +43,8 @@ show(new CircuitOpened(service: 'payments', time: 1800000000.0, previousState: S
 show(new CircuitHalfOpened(service: 'payments', time: 1800000030.0));
 show(new CircuitClosed(service: 'payments', time: 1800000000.0));
 show(new CallRejected(service: 'payments', time: 1800000001.5, state: State::Open));
+show(new CallRejected(service: 'payments', time: 1800000001.5, state: State::Closed, reason: RejectionReason::BulkheadFull));
+show(new CallRejected(service: 'payments', time: 1800000001.5, state: State::HalfOpen));
 show(new CircuitForced(service: 'payments', time: 1800000000.0, state: State::Open, duration: 600));
 show(new CircuitReset('payments', 1800000000));
 show(new StorageRecovered(service: 'payments', time: 1800000000.0));
@@ -58,6 +61,8 @@ $refused = [
     fn () => new CircuitClosed(service: [], time: 1.0),
     fn () => new CallRejected(service: 'payments', time: 1.0, state: State::Closed),
     fn () => new CallRejected(service: 'payments', time: 1.0, state: 'open'),
+    fn () => new CallRejected(service: 'payments', time: 1.0, state: State::Open, reason: RejectionReason::BulkheadFull),
+    fn () => new CallRejected(service: 'payments', time: 1.0, state: State::Closed, reason: RejectionReason::CircuitOpen),
     fn () => new CircuitForced(service: 'payments', time: 1.0, state: State::HalfOpen, duration: 60),
     fn () => new CircuitForced(service: 'payments', time: 1.0, state: State::Open, duration: 0),
     fn () => new CircuitOpened(service: 'payments', time: 1.0, previousState: State::Open, openingCause: $cause, openDuration: 30),
@@ -101,7 +106,9 @@ bool(true)
 CircuitOpened payments at 1800000000.0, readonly Zeusi\CircuitBreaker\State $previousState = Closed, readonly Zeusi\CircuitBreaker\Opening\OpeningCause $openingCause = Zeusi\CircuitBreaker\Opening\OpeningCause, readonly float $openDuration = 30.0
 CircuitHalfOpened payments at 1800000030.0
 CircuitClosed payments at 1800000000.0
-CallRejected payments at 1800000001.5, readonly Zeusi\CircuitBreaker\State $state = Open
+CallRejected payments at 1800000001.5, readonly Zeusi\CircuitBreaker\State $state = Open, readonly Zeusi\CircuitBreaker\RejectionReason $reason = CircuitOpen
+CallRejected payments at 1800000001.5, readonly Zeusi\CircuitBreaker\State $state = Closed, readonly Zeusi\CircuitBreaker\RejectionReason $reason = BulkheadFull
+CallRejected payments at 1800000001.5, readonly Zeusi\CircuitBreaker\State $state = HalfOpen, readonly Zeusi\CircuitBreaker\RejectionReason $reason = HalfOpenTrialsTaken
 CircuitForced payments at 1800000000.0, readonly Zeusi\CircuitBreaker\State $state = Open, readonly float $duration = 600.0
 CircuitReset payments at 1800000000.0
 StorageRecovered payments at 1800000000.0
@@ -114,6 +121,8 @@ ArgumentCountError: Zeusi\CircuitBreaker\Event\CircuitClosed::__construct() expe
 TypeError: Zeusi\CircuitBreaker\Event\CircuitClosed::__construct(): Argument #1 ($service) must be of type string, array given
 ValueError: Zeusi\CircuitBreaker\Event\CallRejected::__construct(): Argument #3 ($state) must be State::Open or State::HalfOpen (the state that rejected the call), State::Closed given
 TypeError: Zeusi\CircuitBreaker\Event\CallRejected::__construct(): Argument #3 ($state) must be of type Zeusi\CircuitBreaker\State, string given
+ValueError: Zeusi\CircuitBreaker\Event\CallRejected::__construct(): Argument #3 ($state) must be a state in which a call is rejected for RejectionReason::BulkheadFull, State::Open given
+ValueError: Zeusi\CircuitBreaker\Event\CallRejected::__construct(): Argument #3 ($state) must be a state in which a call is rejected for RejectionReason::CircuitOpen, State::Closed given
 ValueError: Zeusi\CircuitBreaker\Event\CircuitForced::__construct(): Argument #3 ($state) must be State::Open or State::Closed (the state forced), State::HalfOpen given
 ValueError: Zeusi\CircuitBreaker\Event\CircuitForced::__construct(): Argument #4 ($duration) must be a finite number of seconds above 0, 0 given
 ValueError: Zeusi\CircuitBreaker\Event\CircuitOpened::__construct(): Argument #3 ($previousState) must be State::Closed or State::HalfOpen (the state it opened from), State::Open given
@@ -128,4 +137,4 @@ LogicException: Zeusi\CircuitBreaker\Event\CircuitClosed::__construct() cannot b
 payments
 -- the breaker's own events
 CircuitOpened payments at 1764000000.0, readonly Zeusi\CircuitBreaker\State $previousState = Closed, readonly Zeusi\CircuitBreaker\Opening\OpeningCause $openingCause = Zeusi\CircuitBreaker\Opening\OpeningCause, readonly float $openDuration = 10.0
-CallRejected payments at 1764000000.0, readonly Zeusi\CircuitBreaker\State $state = Open
+CallRejected payments at 1764000000.0, readonly Zeusi\CircuitBreaker\State $state = Open, readonly Zeusi\CircuitBreaker\RejectionReason $reason = CircuitOpen

@@ -60,6 +60,7 @@ public readonly float $timeWindow: Error: Cannot modify readonly property Zeusi\
 public readonly array $openingRules: Error: Cannot modify readonly property Zeusi\CircuitBreaker\Configuration::$openingRules; unset: Error; unchanged
 public readonly float $openDuration: Error: Cannot modify readonly property Zeusi\CircuitBreaker\Configuration::$openDuration; unset: Error; unchanged
 public readonly ?float $maxOpenDuration: Error: Cannot modify readonly property Zeusi\CircuitBreaker\Configuration::$maxOpenDuration; unset: Error; unchanged
+public readonly ?int $maxConcurrentCalls: Error: Cannot modify readonly property Zeusi\CircuitBreaker\Configuration::$maxConcurrentCalls; unset: Error; unchanged
 public readonly Zeusi\CircuitBreaker\HalfOpen\HalfOpenPolicyInterface $halfOpenPolicy: Error: Cannot modify readonly property Zeusi\CircuitBreaker\Configuration::$halfOpenPolicy; unset: Error; unchanged
 public readonly Zeusi\CircuitBreaker\State $previousState: Error: Cannot modify readonly property Zeusi\CircuitBreaker\Event\CircuitOpened::$previousState; unset: Error; unchanged
 public readonly Zeusi\CircuitBreaker\Opening\OpeningCause $openingCause: Error: Cannot modify readonly property Zeusi\CircuitBreaker\Event\CircuitOpened::$openingCause; unset: Error; unchanged
@@ -68,3 +69,4 @@ public readonly Zeusi\CircuitBreaker\Opening\OpeningRuleInterface $openingRule: 
 public readonly int $matchingOutcomes: Error: Cannot modify readonly property Zeusi\CircuitBreaker\Opening\OpeningCause::$matchingOutcomes; unset: Error; unchanged
 public readonly int $evaluatedOutcomes: Error: Cannot modify readonly property Zeusi\CircuitBreaker\Opening\OpeningCause::$evaluatedOutcomes; unset: Error; unchanged
 public readonly Zeusi\CircuitBreaker\State $state: Error: Cannot modify readonly property Zeusi\CircuitBreaker\Event\CallRejected::$state; unset: Error; unchanged
+public readonly Zeusi\CircuitBreaker\RejectionReason $reason: Error: Cannot modify readonly property Zeusi\CircuitBreaker\Event\CallRejected::$reason; unset: Error; unchanged

@@ -31,6 +31,8 @@ $open = new CircuitStatus(
     failures: 7,
     slowCalls: [['slowCallDuration' => 2.0, 'calls' => 3]],
     counters: ['callsPermitted' => 10, 'callsRejected' => 4, 'successes' => 3, 'failures' => 7, 'slowCalls' => 3, 'openings' => 1],
+    callsInFlight: 2,
+    bulkheadRejections: 5,
 );
 echo "built:\n";
 show($open);
@@ -53,6 +55,8 @@ foreach ([
     fn () => new CircuitStatus(service: 'payments', state: State::Closed, calls: -3, failures: 0),
     fn () => new CircuitStatus(service: 'payments', state: State::Closed, calls: 3, failures: 1, slowCalls: [['calls' => 1]]),
     fn () => new CircuitStatus(service: 'payments', state: State::Closed, counters: ['callsPermitted' => 1]),
+    fn () => new CircuitStatus(service: 'payments', state: State::Closed, callsInFlight: 1),
+    fn () => new CircuitStatus(service: 'payments', state: State::Closed, callsInFlight: -1, bulkheadRejections: 0),
 ] as $build) {
     try {
         $build();
@@ -81,6 +85,8 @@ built:
   calls = 10
   failures = 7
   slowCalls = [{"slowCallDuration":2,"calls":3}]
+  callsInFlight = 2
+  bulkheadRejections = 5
   counters = {"callsPermitted":10,"callsRejected":4,"successes":3,"failures":7,"slowCalls":3,"openings":1}
 closed, the defaults:
   service = "payments"
@@ -94,6 +100,8 @@ closed, the defaults:
   calls = null
   failures = null
   slowCalls = null
+  callsInFlight = null
+  bulkheadRejections = null
   counters = null
 remaining counted from now: about 60 s
 # HELP circuit_breaker_state The state of the circuit: 1 for the one it is in, 0 for the others.
@@ -128,6 +136,12 @@ circuit_breaker_slow_calls_total{service="payments"} 3
 # HELP circuit_breaker_openings_total Times the rules opened the circuit (forced openings excluded).
 # TYPE circuit_breaker_openings_total counter
 circuit_breaker_openings_total{service="payments"} 1
+# HELP circuit_breaker_calls_in_flight Calls of the circuit in flight now, across the workers of the pool (circuits with a bulkhead).
+# TYPE circuit_breaker_calls_in_flight gauge
+circuit_breaker_calls_in_flight{service="payments"} 2
+# HELP circuit_breaker_bulkhead_rejections_total Calls the bulkhead of the circuit rejected, maxConcurrentCalls being in flight.
+# TYPE circuit_breaker_bulkhead_rejections_total counter
+circuit_breaker_bulkhead_rejections_total{service="payments"} 5
 -- refused
 TypeError: Zeusi\CircuitBreaker\Status\CircuitStatus::__construct(): Argument #2 ($state) must be of type Zeusi\CircuitBreaker\State, string given
 ValueError: Zeusi\CircuitBreaker\Status\CircuitStatus::__construct(): Argument #6 ($remaining) must be null when $until is null
@@ -140,6 +154,8 @@ ValueError: Zeusi\CircuitBreaker\Status\CircuitStatus::__construct(): Argument #
 ValueError: Zeusi\CircuitBreaker\Status\CircuitStatus::__construct(): Argument #9 ($calls) must be null or at least 0, -3 given
 ValueError: Zeusi\CircuitBreaker\Status\CircuitStatus::__construct(): Argument #11 ($slowCalls) must be null or a list of ['slowCallDuration' => seconds above 0, 'calls' => at least 0]
 ValueError: Zeusi\CircuitBreaker\Status\CircuitStatus::__construct(): Argument #12 ($counters) must be null or an array of exactly 'callsPermitted', 'callsRejected', 'successes', 'failures', 'slowCalls' and 'openings', each an int at least 0
+ValueError: Zeusi\CircuitBreaker\Status\CircuitStatus::__construct(): Argument #13 ($callsInFlight) must be given with $bulkheadRejections: the bulkhead's counts go together
+ValueError: Zeusi\CircuitBreaker\Status\CircuitStatus::__construct(): Argument #13 ($callsInFlight) must be null or at least 0, -1 given
 -- a breaker's own
   service = "payments"
   state = Open
@@ -152,4 +168,6 @@ ValueError: Zeusi\CircuitBreaker\Status\CircuitStatus::__construct(): Argument #
   calls = 0
   failures = 0
   slowCalls = []
+  callsInFlight = null
+  bulkheadRejections = null
   counters = {"callsPermitted":0,"callsRejected":0,"successes":0,"failures":1,"slowCalls":0,"openings":0}
