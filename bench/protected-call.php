@@ -7,6 +7,7 @@
 
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Configuration;
+use Zeusi\CircuitBreaker\Opening\AdaptiveThrottlingRule;
 use Zeusi\CircuitBreaker\HalfOpen\RampPolicy;
 use Zeusi\CircuitBreaker\Opening\FailureRateRule;
 use Zeusi\CircuitBreaker\Opening\SlowCallRateRule;
@@ -330,8 +331,33 @@ foreach (array_filter(explode(',', getenv('CB_BENCH_PROXIES') ?: '')) as $proxy)
         $open->acquirePermission();
     }
     usleep(50_000);
+    $openTrips = ($count() - $before) / 200;
+    // Issue 21: adaptive throttling decides from the window the registers
+    // read back: one round trip per acquire and per register, as without
+    // it (a permitted call is both: 2.00); a refused call is its acquire.
+    $throttled = new CircuitBreaker('round-trips-throttled', new Configuration(
+        timeWindow: 60,
+        openingRules: [new AdaptiveThrottlingRule(k: 1.5, minimumRequests: 10)],
+        openDuration: 10,
+        halfOpenPolicy: RampPolicy::createExponential(duration: 60, initialRatio: 0.01),
+    ), $storage());
+    for ($i = 0; $i < 20; $i++) {
+        $i % 2 ? $throttled->registerSuccess() : $throttled->registerFailure();
+    }
+    usleep(50_000);
+    $before = $count();
+    $permitted = 0;
+    for ($i = 0; $i < 200; $i++) {
+        if ($throttled->acquirePermission()) {
+            $permitted++;
+            $i % 2 ? $throttled->registerSuccess() : $throttled->registerFailure();
+        }
+    }
+    usleep(50_000);
+    $throttledTrips = ($count() - $before) / (200 + $permitted);
     printf("%-44s %6.2f\n", ucfirst($kind) . ' round trips per permitted call', $healthyTrips);
-    printf("%-44s %6.2f\n", ucfirst($kind) . ' round trips per rejected call (open)', ($count() - $before) / 200);
+    printf("%-44s %6.2f  (%d of 200 refused)\n", ucfirst($kind) . ' round trips per operation, throttling', $throttledTrips, 200 - $permitted);
+    printf("%-44s %6.2f\n", ucfirst($kind) . ' round trips per rejected call (open)', $openTrips);
     if ($kind === 'redis' && class_exists(FleetStorage::class)) {
         // Issue 12: at 1 000 calls a second (one host), for 2 s.
         $fleet = new CircuitBreaker('round-trips', $configuration(60), new FleetStorage($storage()));

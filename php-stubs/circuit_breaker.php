@@ -23,6 +23,8 @@ namespace Zeusi\CircuitBreaker {
         case HalfOpenTrialsTaken = 'half_open_trials_taken';
         /** The circuit's bulkhead has maxConcurrentCalls calls in flight (closed or half-open); no outcome is counted. */
         case BulkheadFull = 'bulkhead_full';
+        /** An AdaptiveThrottlingRule refuses a share of the calls while the service fails too often (closed); no outcome is counted. */
+        case Throttled = 'throttled';
     }
 
     /** The outcome of a call, as a classifier decides it. */
@@ -398,6 +400,25 @@ namespace Zeusi\CircuitBreaker\Opening {
     }
 
     /**
+     * Adaptive throttling, for brown-outs: it never opens the circuit; while closed, with at least
+     * $minimumRequests outcomes in the window, it refuses a share of the calls of
+     * max(0, (requests - k * successes) / (requests + 1)), at most $maxRejectionRate
+     * (RejectionReason::Throttled), spread evenly over each worker's calls. Alone, or beside the
+     * rules that open the circuit when the service is down.
+     * @property-read float $k calls are let through up to k times the successes (1 to 10; 2 throttles past 50 % failures, 1.1 past 10 %)
+     * @property-read float $maxRejectionRate the largest share refused, above 0, at most 1
+     * @property-read int $minimumRequests outcomes in the window before anything is refused, at least 1
+     */
+    class AdaptiveThrottlingRule implements OpeningRuleInterface
+    {
+        public readonly float $k;
+        public readonly float $maxRejectionRate;
+        public readonly int $minimumRequests;
+
+        public function __construct(float $k = 2.0, float $maxRejectionRate = 0.9, int $minimumRequests = 10) {}
+    }
+
+    /**
      * Why a circuit opened.
      * @property-read OpeningRuleInterface $openingRule the rule as configured
      * @property-read int $matchingOutcomes failed or slow calls
@@ -657,6 +678,8 @@ namespace Zeusi\CircuitBreaker\Status {
      * @property-read int|null $callsInFlight calls in flight now across the workers of the pool (the process's own over
      *                an InMemoryStorage); null for a circuit without a bulkhead (maxConcurrentCalls)
      * @property-read int|null $bulkheadRejections calls its bulkhead rejected since the pool started; null without one
+     * @property-read float|null $rejectionRate the share of calls adaptive throttling refuses by the window read (0 to 1);
+     *                null without an AdaptiveThrottlingRule, or unless closed
      */
     class CircuitStatus
     {
@@ -668,6 +691,7 @@ namespace Zeusi\CircuitBreaker\Status {
         public readonly ?int $failures;
         public readonly bool $forced;
         public readonly ?float $openDuration;
+        public readonly ?float $rejectionRate;
         public readonly ?float $remaining;
         public readonly string $service;
         public readonly ?\DateTimeImmutable $since;
@@ -700,6 +724,7 @@ namespace Zeusi\CircuitBreaker\Status {
             ?array $counters = null,
             ?int $callsInFlight = null,
             ?int $bulkheadRejections = null,
+            ?float $rejectionRate = null,
         ) {}
     }
 

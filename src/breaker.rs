@@ -9,7 +9,10 @@ use crate::core::machine::{
     CircuitState, Command, Phase, Status, Transition, clamped_to_clock, commanded_transition, due_transition,
     effective_state, open_remaining_ms, status, time_can_end, transition_after_outcome,
 };
+use std::cell::Cell;
+
 use crate::core::rules::OpeningCause;
+use crate::core::throttle::ThrottleMemo;
 use crate::storage::bulkhead::held::{self, Permit};
 use crate::storage::bulkhead::{EntryIndex, Table};
 use crate::storage::{CallCounters, Notice, OutcomeRecord, RememberedOpen, Storage, StorageError};
@@ -77,6 +80,18 @@ pub enum Rejection {
     /// The circuit's bulkhead: `limit` calls in flight already. Counts as no
     /// outcome of the service.
     Bulkhead { limit: u16 },
+    /// Adaptive throttling, refusing this share of the calls (in millionths)
+    /// while the service fails too often. Counts as no outcome either.
+    Throttled { rate_ppm: u32 },
+}
+
+/// What bounds the calls of a circuit beside its state, as its caller keeps
+/// them: where its bulkhead counts, and this process's memory of its window
+/// for adaptive throttling.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Limits<'a> {
+    pub gate: Option<Gate>,
+    pub throttle: Option<&'a Cell<ThrottleMemo>>,
 }
 
 /// Where the calls of a circuit take the permits of its bulkhead.
@@ -112,7 +127,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     /// of the half-open state (one whose timeout a caller may shorten).
     #[inline]
     pub fn acquire_noting_trial(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> (Permission, bool) {
-        let decided = self.decide(now, None, &mut None, emit);
+        let decided = self.decide(now, Bounds::default(), &mut None, emit);
         self.pass_notices(emit);
         decided
     }
@@ -122,9 +137,13 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     /// says where. A storage failure permits the call; its bulkhead still
     /// bounds it (the gate is not the storage).
     #[inline]
-    pub fn admit(&self, now: Millis, gate: Option<Gate>, emit: &mut dyn FnMut(Event)) -> Admission {
+    pub fn admit(&self, now: Millis, limits: Limits<'_>, emit: &mut dyn FnMut(Event)) -> Admission {
         let mut permit = None;
-        let (permission, trial) = self.decide(now, gate.zip(self.config.max_concurrent_calls), &mut permit, emit);
+        let bounds = Bounds {
+            gate: limits.gate.zip(self.config.max_concurrent_calls),
+            throttle: limits.throttle,
+        };
+        let (permission, trial) = self.decide(now, bounds, &mut permit, emit);
         self.pass_notices(emit);
         Admission {
             permission,
@@ -148,11 +167,11 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     fn decide(
         &self,
         now: Millis,
-        gate: Option<(Gate, u16)>,
+        bounds: Bounds<'_>,
         permit: &mut Option<Permit>,
         emit: &mut dyn FnMut(Event),
     ) -> (Permission, bool) {
-        match self.try_acquire(now, gate, permit, emit) {
+        match self.try_acquire(now, bounds, permit, emit) {
             Ok((Permission::Permitted, trial)) => {
                 self.storage.count_permission(self.service, true, self.config);
                 (Permission::Permitted, trial)
@@ -166,7 +185,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             // through, within its bulkhead, which is not the storage.
             Err(error) => {
                 emit(Event::StorageFailed(error));
-                match enter(gate, permit) {
+                match enter(bounds.gate, permit) {
                     Ok(()) => (Permission::Permitted, false),
                     Err(full) => {
                         let rejected = full(Phase::Closed);
@@ -184,7 +203,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     fn try_acquire(
         &self,
         now: Millis,
-        gate: Option<(Gate, u16)>,
+        bounds: Bounds<'_>,
         permit: &mut Option<Permit>,
         emit: &mut dyn FnMut(Event),
     ) -> Result<(Permission, bool), StorageError> {
@@ -205,10 +224,23 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         let stored = self.storage.load_state(self.service)?;
         let state = self.settle(stored, now, emit)?;
         Ok(match state.phase {
-            Phase::Closed => match enter(gate, permit) {
-                Ok(()) => (Permission::Permitted, false),
-                Err(full) => (full(Phase::Closed), false),
-            },
+            Phase::Closed => {
+                // Throttled first: a call refused takes no permit.
+                if let Some(rate_ppm) = self.throttled(state, bounds.throttle, now) {
+                    return Ok((
+                        Permission::Rejected {
+                            phase: Phase::Closed,
+                            retry_after_ms: None,
+                            reason: Rejection::Throttled { rate_ppm },
+                        },
+                        false,
+                    ));
+                }
+                match enter(bounds.gate, permit) {
+                    Ok(()) => (Permission::Permitted, false),
+                    Err(full) => (full(Phase::Closed), false),
+                }
+            }
             Phase::Open => {
                 let remaining = open_remaining_ms(state, now, self.config);
                 let open = RememberedOpen {
@@ -228,7 +260,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             Phase::HalfOpen => {
                 // The bulkhead first: a call it refuses takes no trial of
                 // the half-open state.
-                if let Err(full) = enter(gate, permit) {
+                if let Err(full) = enter(bounds.gate, permit) {
                     return Ok((full(Phase::HalfOpen), false));
                 }
                 let admission =
@@ -252,10 +284,38 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         })
     }
 
+    /// The share of calls adaptive throttling refuses now, in millionths,
+    /// when it refuses this call: never while forced or without a memory of
+    /// the window.
+    fn throttled(&self, state: CircuitState, memo: Option<&Cell<ThrottleMemo>>, now: Millis) -> Option<u32> {
+        let (throttling, memo) = (self.config.throttling.as_ref()?, memo?);
+        if state.forced {
+            return None;
+        }
+        let mut known = memo.get();
+        let rate = known.rate(throttling, now, self.config.window.window_ms());
+        let refused = known.refuses(rate);
+        memo.set(known);
+        refused.then(|| (rate * 1e6).round() as u32)
+    }
+
     /// Counts an outcome for the state current now, and makes the transition
     /// it calls for. A storage failure drops the outcome and says so.
     pub fn register(&self, outcome: Outcome, duration_ms: Option<Millis>, now: Millis, emit: &mut dyn FnMut(Event)) {
-        if let Err(error) = self.try_register(outcome, duration_ms, now, emit) {
+        self.register_noting(outcome, duration_ms, now, None, emit);
+    }
+
+    /// [`Self::register`], keeping in `throttle` the closed window it read
+    /// back: what adaptive throttling decides the next calls from.
+    pub fn register_noting(
+        &self,
+        outcome: Outcome,
+        duration_ms: Option<Millis>,
+        now: Millis,
+        throttle: Option<&Cell<ThrottleMemo>>,
+        emit: &mut dyn FnMut(Event),
+    ) {
+        if let Err(error) = self.try_register(outcome, duration_ms, now, throttle, emit) {
             emit(Event::StorageFailed(error));
         }
         self.pass_notices(emit);
@@ -266,6 +326,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         outcome: Outcome,
         duration_ms: Option<Millis>,
         now: Millis,
+        throttle: Option<&Cell<ThrottleMemo>>,
         emit: &mut dyn FnMut(Event),
     ) -> Result<(), StorageError> {
         let record = OutcomeRecord::new(self.config, outcome, duration_ms, now);
@@ -276,6 +337,17 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
                 // then count again in the state that is current.
                 self.settle(state, now, emit)?;
                 continue;
+            }
+            if let Some(memo) = throttle.filter(|_| state.phase == Phase::Closed) {
+                let mut known = memo.get();
+                known.remember(
+                    &crate::core::counts::WindowCounts {
+                        bands: &self.config.bands,
+                        slots: &tally.window,
+                    },
+                    now,
+                );
+                memo.set(known);
             }
             if let Some(transition) = transition_after_outcome(state, &tally, now, self.config) {
                 self.store(transition, now, emit)?;
@@ -441,6 +513,14 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         }
         Ok(won)
     }
+}
+
+/// The bounds of one call: the bulkhead's gate with its limit, and the
+/// process's memory of the window for throttling.
+#[derive(Clone, Copy, Default)]
+struct Bounds<'a> {
+    gate: Option<(Gate, u16)>,
+    throttle: Option<&'a Cell<ThrottleMemo>>,
 }
 
 /// Takes a permit of the bulkhead into `permit`, when there is one:

@@ -6,6 +6,7 @@ use super::error::ConfigError;
 use super::half_open::HalfOpenPolicy;
 use super::machine::{CircuitState, Phase};
 use super::rules::OpeningRule;
+use super::throttle::Throttling;
 use super::window::WindowGeometry;
 
 /// The most calls a bulkhead lets in flight at once (`maxConcurrentCalls`).
@@ -35,6 +36,8 @@ pub struct Config {
     /// The bulkhead: at most this many calls in flight at once, across the
     /// processes sharing its table. `None`: no bound.
     pub max_concurrent_calls: Option<u16>,
+    /// The first adaptive throttling rule's, when the rules have one.
+    pub throttling: Option<Throttling>,
     /// [`Self::state_ttl_ms`] of a closed state, computed once: every
     /// registered outcome asks for it.
     closed_state_ttl_ms: Millis,
@@ -68,6 +71,10 @@ impl Config {
         )?;
         let bands = DurationBands::new(rules.iter().filter_map(OpeningRule::slow_call_ms).collect());
         let window = WindowGeometry::new(window_ms);
+        let throttling = rules.iter().find_map(|rule| match rule {
+            OpeningRule::AdaptiveThrottling(throttling) => Some(*throttling),
+            _ => None,
+        });
         let counts_runs = rules
             .iter()
             .any(|rule| matches!(rule, OpeningRule::ConsecutiveFailures { .. }));
@@ -79,6 +86,7 @@ impl Config {
             half_open,
             bands,
             max_concurrent_calls: None,
+            throttling,
             closed_state_ttl_ms: 0,
             counts_runs,
         };

@@ -7,4 +7,5 @@ pub mod error;
 pub mod half_open;
 pub mod machine;
 pub mod rules;
+pub mod throttle;
 pub mod window;

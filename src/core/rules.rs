@@ -3,6 +3,7 @@
 use super::counts::{Outcome, WindowCounts};
 use super::duration::{Millis, SECOND, checked_float, checked_millis};
 use super::error::ConfigError;
+use super::throttle::Throttling;
 
 const THRESHOLD_LIMITS: &str = "a percentage from 1 to 100";
 const MINIMUM_LIMITS: &str = "at least 1";
@@ -30,6 +31,9 @@ pub enum OpeningRule {
     ConsecutiveFailures {
         failures: u64,
     },
+    /// Opens nothing: while closed, refuses a share of the calls that grows
+    /// with the failure rate of the window (`throttle.rs`).
+    AdaptiveThrottling(Throttling),
 }
 
 fn checked_threshold(threshold: f64) -> Result<f64, ConfigError> {
@@ -84,6 +88,10 @@ impl OpeningRule {
         })
     }
 
+    pub fn adaptive_throttling(k: f64, max_rejection_rate: f64, minimum_requests: i64) -> Result<Self, ConfigError> {
+        Throttling::new(k, max_rejection_rate, minimum_requests).map(Self::AdaptiveThrottling)
+    }
+
     pub fn slow_call_ms(&self) -> Option<Millis> {
         match self {
             Self::SlowCallRate { slow_call_ms, .. } | Self::FailureOrSlowCallRate { slow_call_ms, .. } => {
@@ -117,6 +125,18 @@ impl OpeningRule {
             } => {
                 let matching = counts.failures() + counts.slow(Outcome::Success, slow_call_ms);
                 (threshold, minimum_requests, matching, counts.total())
+            }
+            // It refuses calls; it never opens the circuit.
+            Self::AdaptiveThrottling(throttling) => {
+                let counted = Counted {
+                    matching: counts.failures(),
+                    evaluated: counts.total(),
+                };
+                return if counted.evaluated < throttling.minimum_requests {
+                    Verdict::BelowMinimum(counted)
+                } else {
+                    Verdict::Below(counted)
+                };
             }
             Self::ConsecutiveFailures { failures } => {
                 let needed = if with_minimum { failures } else { 1 };

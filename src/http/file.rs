@@ -78,6 +78,7 @@ const KEYS: &[(&str, &str)] = &[
     ),
     ("probe_timeout", super::policy::PROBE_TIMEOUT_LIMITS),
     ("max_concurrent_calls", "an integer from 1 to 256, or off"),
+    ("throttling_k", "1 to 10, or off"),
     ("mode", Mode::LIMITS),
     ("storage", StorageSetting::LIMITS),
 ];
@@ -102,6 +103,7 @@ fn key_of_parameter(parameter: &str) -> &'static str {
         "initialRatio" => "ramp_initial_ratio",
         "exponent" => "ramp_exponent",
         "maxConcurrentCalls" => "max_concurrent_calls",
+        "k" | "maxRejectionRate" => "throttling_k",
         _ => "probe_timeout",
     }
 }
@@ -315,6 +317,7 @@ fn apply(settings: &mut Settings, key: &str, value: &str) -> Result<(), String> 
         "slow_call_duration" => settings.slow_call_duration = if is_off(value) { None } else { Some(number()?) },
         "slow_call_rate" => settings.slow_call_rate = percentage()?,
         "max_concurrent_calls" => settings.max_concurrent_calls = if is_off(value) { None } else { Some(integer()?) },
+        "throttling_k" => settings.throttling_k = if is_off(value) { None } else { Some(number()?) },
         "open_duration" => settings.open_duration = number()?,
         "max_open_duration" => {
             settings.max_open_duration = if is_off(value) {

@@ -136,6 +136,8 @@ pub struct Settings {
     /// The bulkhead: at most this many requests in flight at once across
     /// the pool; `None`: no bound.
     pub max_concurrent_calls: Option<i64>,
+    /// Adaptive throttling's K; `None`: no throttling.
+    pub throttling_k: Option<f64>,
     /// `None`: the mode of `circuit_breaker.http_mode`.
     pub mode: Option<Mode>,
     pub storage: StorageSetting,
@@ -156,6 +158,7 @@ impl Default for Settings {
             failure_statuses: vec![500, 502, 503, 504],
             probe_timeout: 10.0,
             max_concurrent_calls: None,
+            throttling_k: None,
             mode: None,
             storage: StorageSetting::SharedMemory,
         }
@@ -198,6 +201,9 @@ impl Settings {
         }
         if let Some(failures) = self.consecutive_failures {
             rules.push(OpeningRule::consecutive_failures(failures)?);
+        }
+        if let Some(k) = self.throttling_k {
+            rules.push(OpeningRule::adaptive_throttling(k, 0.9, self.minimum_requests)?);
         }
         let half_open = match &self.half_open {
             HalfOpenSetting::PermittedCalls { calls, max_duration } => {

@@ -1,7 +1,7 @@
 //! `CircuitBreaker`: one service's circuit, over a configuration, a storage,
 //! an optional listener and a clock.
 
-use std::cell::OnceCell;
+use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
 use super::args::{ClockArg, ConfigurationArg, Float, ListenerArg, ServiceName, StorageArg};
@@ -27,14 +27,16 @@ use super::reentry::{AtWork, refuse_reconstruction};
 use super::shared_memory::{ApcuStorage, SharedMemoryStorage, SharedStorage};
 use super::status::CircuitStatus;
 use super::storage::InMemoryStorage;
+use super::throttle::memo_of;
 use super::typed::Bytes;
 use super::userland_storage::{UserlandKeyValue, missing_primitives, userland_storage};
-use crate::breaker::{Admission, Breaker, Event, Gate, Permission, Rejection};
+use crate::breaker::{Admission, Breaker, Event, Gate, Limits, Permission, Rejection};
 use crate::core::config::Config;
 use crate::core::counts::Outcome;
 use crate::core::duration::{Millis, checked_millis, format_float, seconds_to_millis};
 use crate::core::error::ConfigError;
 use crate::core::machine::Command;
+use crate::core::throttle::ThrottleMemo;
 use crate::storage::fleet::FleetCircuit;
 use crate::storage::kv::KvStorage;
 use crate::storage::shm::CircuitMemo;
@@ -71,6 +73,8 @@ pub struct CircuitBreaker {
     gate: OnceCell<Option<Gate>>,
     /// The permits of its calls in flight.
     permits: HeldByFiber,
+    /// This process's memory of its window, when its rules throttle.
+    throttle: OnceCell<Rc<Cell<ThrottleMemo>>>,
 }
 
 /// Why the core did not run, or did not finish, for a call.
@@ -261,6 +265,7 @@ impl CircuitBreaker {
             fleet_circuit: OnceCell::new(),
             gate: OnceCell::new(),
             permits: HeldByFiber::default(),
+            throttle: OnceCell::new(),
         })
     }
 }
@@ -365,6 +370,12 @@ impl CircuitBreaker {
         .map_err(Interrupted::Panicked)?
     }
 
+    /// This process's memory of the circuit's window, when its rules throttle.
+    fn throttle_memo(&self) -> Option<&Cell<ThrottleMemo>> {
+        self.config.throttling.as_ref()?;
+        Some(&**self.throttle.get_or_init(|| memo_of(&self.service)))
+    }
+
     /// Where this breaker's bulkhead counts: the pool's table, or the
     /// process's own over an `InMemoryStorage`.
     fn gate(&self) -> Option<Gate> {
@@ -445,9 +456,10 @@ impl CircuitBreaker {
     /// call, and its exception goes on to the caller now that the call is
     /// over: not a `CallRejected`, not a storage failure.
     pub fn acquire(&self) -> Result<Permission, PhpException> {
-        let permission = match self.config.max_concurrent_calls {
-            None => self.with_events(Permission::Permitted, |breaker, now, emit| breaker.acquire(now, emit))?,
-            Some(_) => self.acquire_within_bulkhead()?,
+        let permission = if self.config.max_concurrent_calls.is_none() && self.config.throttling.is_none() {
+            self.with_events(Permission::Permitted, |breaker, now, emit| breaker.acquire(now, emit))?
+        } else {
+            self.acquire_within_limits()?
         };
         if userland_curve_object(&self.config.half_open).is_some()
             && let Some(exception) = take_curve_exception()
@@ -457,18 +469,21 @@ impl CircuitBreaker {
         Ok(permission)
     }
 
-    /// [`Self::acquire`] of a breaker with a bulkhead: the current fiber's
-    /// previous permit goes back (its call registered nothing: abandoned),
-    /// and the permission's is kept until its register.
-    fn acquire_within_bulkhead(&self) -> Result<Permission, PhpException> {
-        let gate = self.gate();
+    /// [`Self::acquire`] of a breaker with a bulkhead or throttling: the
+    /// current fiber's previous permit goes back (its call registered
+    /// nothing: abandoned), and the permission's is kept until its register.
+    fn acquire_within_limits(&self) -> Result<Permission, PhpException> {
+        let limits = Limits {
+            gate: self.config.max_concurrent_calls.and_then(|_| self.gate()),
+            throttle: self.throttle_memo(),
+        };
         self.permits.give_back();
         let admitted = Admission {
             permission: Permission::Permitted,
             trial: false,
             permit: None,
         };
-        let admission = self.with_events(admitted, |breaker, now, emit| breaker.admit(now, gate, emit))?;
+        let admission = self.with_events(admitted, |breaker, now, emit| breaker.admit(now, limits, emit))?;
         if let Some(permit) = admission.permit {
             self.permits.keep(permit);
         }
@@ -479,8 +494,9 @@ impl CircuitBreaker {
         if self.config.max_concurrent_calls.is_some() {
             self.permits.give_back();
         }
+        let throttle = self.throttle_memo();
         self.with_events((), |breaker, now, emit| {
-            breaker.register(outcome, duration_ms, now, emit)
+            breaker.register_noting(outcome, duration_ms, now, throttle, emit)
         })
     }
 
@@ -679,6 +695,10 @@ pub fn call_not_permitted(
     let message = match (rejection, retry_after) {
         (Some(Rejection::Bulkhead { limit }), _) => format!(
             "Circuit '{name}' has {limit} calls in flight, as many as its bulkhead lets through: this call was not permitted"
+        ),
+        (Some(Rejection::Throttled { rate_ppm }), _) => format!(
+            "Circuit '{name}' refuses {}% of its calls while its service fails too often (adaptive throttling): this call was not permitted",
+            format_float((f64::from(rate_ppm) / 1e3).round() / 10.0)
         ),
         (_, Some(seconds)) => format!(
             "Circuit '{name}' is {}: no call permitted for {} s",

@@ -50,13 +50,17 @@ rule_class!(
     ConsecutiveFailuresRule,
     "Zeusi\\CircuitBreaker\\Opening\\ConsecutiveFailuresRule"
 );
+rule_class!(
+    AdaptiveThrottlingRule,
+    "Zeusi\\CircuitBreaker\\Opening\\AdaptiveThrottlingRule"
+);
 
 fn threshold_of(rule: &OpeningRule) -> f64 {
     match *rule {
         OpeningRule::FailureRate { threshold, .. }
         | OpeningRule::SlowCallRate { threshold, .. }
         | OpeningRule::FailureOrSlowCallRate { threshold, .. } => threshold,
-        OpeningRule::ConsecutiveFailures { .. } => 100.0,
+        OpeningRule::ConsecutiveFailures { .. } | OpeningRule::AdaptiveThrottling(_) => 100.0,
     }
 }
 
@@ -66,6 +70,7 @@ fn minimum_of(rule: &OpeningRule) -> i64 {
         | OpeningRule::SlowCallRate { minimum_requests, .. }
         | OpeningRule::FailureOrSlowCallRate { minimum_requests, .. } => minimum_requests as i64,
         OpeningRule::ConsecutiveFailures { failures } => failures as i64,
+        OpeningRule::AdaptiveThrottling(throttling) => throttling.minimum_requests as i64,
     }
 }
 
@@ -135,6 +140,45 @@ impl ConsecutiveFailuresRule {
     }
 }
 
+/// Refuses nothing and opens nothing below its minimum; beyond it, while
+/// closed, refuses a share of the calls that grows with the window's failure
+/// rate (`core/throttle.rs`); it never opens the circuit.
+#[php_impl]
+impl AdaptiveThrottlingRule {
+    #[php(defaults(k = 2.0, maxRejectionRate = 0.9, minimumRequests = 10))]
+    pub fn __construct(k: Float, maxRejectionRate: Float, minimumRequests: Int) -> Checked<Self> {
+        refuse_reconstruction::<Self>()?;
+        Ok(Self {
+            rule: checked(OpeningRule::adaptive_throttling(
+                k.0,
+                maxRejectionRate.0,
+                minimumRequests.0,
+            ))?,
+        })
+    }
+    #[php(getter)]
+    pub fn get_k(&self) -> f64 {
+        self.throttling().k
+    }
+    #[php(getter)]
+    pub fn get_max_rejection_rate(&self) -> f64 {
+        self.throttling().max_rejection_rate
+    }
+    #[php(getter)]
+    pub fn get_minimum_requests(&self) -> i64 {
+        minimum_of(&self.rule)
+    }
+}
+
+impl AdaptiveThrottlingRule {
+    fn throttling(&self) -> crate::core::throttle::Throttling {
+        match self.rule {
+            OpeningRule::AdaptiveThrottling(throttling) => throttling,
+            _ => unreachable!("made by its constructor"),
+        }
+    }
+}
+
 /// The core rule of a native rule object.
 fn rule_of(object: &ZendObject) -> Option<OpeningRule> {
     native::<FailureRateRule>(object)
@@ -142,6 +186,7 @@ fn rule_of(object: &ZendObject) -> Option<OpeningRule> {
         .or_else(|| native::<SlowCallRateRule>(object).map(|r| r.rule.clone()))
         .or_else(|| native::<FailureOrSlowCallRateRule>(object).map(|r| r.rule.clone()))
         .or_else(|| native::<ConsecutiveFailuresRule>(object).map(|r| r.rule.clone()))
+        .or_else(|| native::<AdaptiveThrottlingRule>(object).map(|r| r.rule.clone()))
 }
 
 #[php_class]
@@ -383,7 +428,7 @@ impl Configuration {
                 invalid_configuration(ConfigError::new(
                     "openingRules",
                     given,
-                    "instances of FailureRateRule, SlowCallRateRule, FailureOrSlowCallRateRule or ConsecutiveFailuresRule",
+                    "instances of FailureRateRule, SlowCallRateRule, FailureOrSlowCallRateRule, ConsecutiveFailuresRule or AdaptiveThrottlingRule",
                 ))
             })?;
             rules.push(rule);

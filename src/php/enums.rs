@@ -69,12 +69,17 @@ pub enum RejectionReason {
     /// The circuit's bulkhead has `maxConcurrentCalls` calls in flight.
     #[php(value = "bulkhead_full")]
     BulkheadFull,
+    /// Adaptive throttling refuses a share of the calls while the service
+    /// fails too often.
+    #[php(value = "throttled")]
+    Throttled,
 }
 
 impl RejectionReason {
     pub fn of(phase: Phase, rejection: crate::breaker::Rejection) -> Self {
         match (rejection, phase) {
             (crate::breaker::Rejection::Bulkhead { .. }, _) => Self::BulkheadFull,
+            (crate::breaker::Rejection::Throttled { .. }, _) => Self::Throttled,
             (crate::breaker::Rejection::Circuit, Phase::HalfOpen) => Self::HalfOpenTrialsTaken,
             (crate::breaker::Rejection::Circuit, _) => Self::CircuitOpen,
         }
@@ -86,6 +91,7 @@ impl RejectionReason {
             Self::CircuitOpen => state == State::Open,
             Self::HalfOpenTrialsTaken => state == State::HalfOpen,
             Self::BulkheadFull => state != State::Open,
+            Self::Throttled => state == State::Closed,
         }
     }
 }

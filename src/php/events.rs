@@ -252,6 +252,7 @@ fn reason_name(reason: RejectionReason) -> &'static str {
         RejectionReason::CircuitOpen => "RejectionReason::CircuitOpen",
         RejectionReason::HalfOpenTrialsTaken => "RejectionReason::HalfOpenTrialsTaken",
         RejectionReason::BulkheadFull => "RejectionReason::BulkheadFull",
+        RejectionReason::Throttled => "RejectionReason::Throttled",
     }
 }
 

@@ -53,6 +53,7 @@ struct Sample {
     counters: Option<CallCounters>,
     /// Calls in flight and bulkhead refusals.
     bulkhead: Option<(i64, i64)>,
+    rejection_rate: Option<f64>,
 }
 
 impl Sample {
@@ -67,6 +68,7 @@ impl Sample {
             open_duration: status.open_duration(),
             counters: status.counters(),
             bulkhead: status.bulkhead(),
+            rejection_rate: status.rejection_rate(),
         }
     }
 }
@@ -84,7 +86,7 @@ fn counter(sample: &Sample, read: fn(&CallCounters) -> u64) -> Option<f64> {
     sample.counters.as_ref().map(|counters| read(counters) as f64)
 }
 
-const FAMILIES: [Family; 11] = [
+const FAMILIES: [Family; 12] = [
     Family {
         name: "forced",
         kind: "gauge",
@@ -150,6 +152,12 @@ const FAMILIES: [Family; 11] = [
         kind: "counter",
         help: "Calls the bulkhead of the circuit rejected, maxConcurrentCalls being in flight.",
         value: |sample| sample.bulkhead.map(|(_, refusals)| refusals as f64),
+    },
+    Family {
+        name: "throttling_rejection_rate",
+        kind: "gauge",
+        help: "The share of calls adaptive throttling refuses, from 0 to 1, by the window read (closed circuits with an AdaptiveThrottlingRule).",
+        value: |sample| sample.rejection_rate,
     },
 ];
 

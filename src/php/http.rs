@@ -4,7 +4,7 @@
 //! the engine hooks (`engine::curl`, `engine::streams`) ask: may this
 //! transfer go, and what its end counts as.
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
@@ -19,11 +19,13 @@ use super::bulkhead::{HeldByFiber, Scope, counts, gate_of};
 use super::callback::{CallError, call_callable};
 use super::engine::{current_fiber, log_notice, startup_warning};
 use super::enums::State;
+use super::throttle::memo_of;
 use super::typed::Bytes;
-use crate::breaker::{Breaker, Event, Gate, Permission, Rejection};
+use crate::breaker::{Breaker, Event, Gate, Limits, Permission, Rejection};
 use crate::core::counts::Outcome;
 use crate::core::duration::{Millis, format_float};
 use crate::core::machine::{Command, Phase};
+use crate::core::throttle::ThrottleMemo;
 use crate::http::file::{self, NamedBreaker};
 use crate::http::outcome;
 use crate::http::policy::{Mode, Policy, Settings, StorageSetting};
@@ -56,6 +58,8 @@ pub struct Circuit {
     storage: Rc<dyn Storage>,
     /// Where its bulkhead counts, when its policy has one.
     gate: Option<Gate>,
+    /// This process's memory of its window, when its policy throttles.
+    throttle: Option<Rc<Cell<ThrottleMemo>>>,
 }
 
 /// The circuit of each URL authority seen (`None`: not guarded).
@@ -67,11 +71,21 @@ impl Circuit {
             .config
             .max_concurrent_calls
             .and_then(|_| gate_of(&service, Scope::Pool));
+        let throttle = policy.config.throttling.map(|_| memo_of(&service));
         Self {
             service,
             policy,
             storage,
             gate,
+            throttle,
+        }
+    }
+
+    /// What bounds its calls beside its state.
+    fn limits(&self) -> Limits<'_> {
+        Limits {
+            gate: self.gate,
+            throttle: self.throttle.as_deref(),
         }
     }
 
@@ -202,10 +216,19 @@ impl Refusal {
     /// What a refused stream open warns, and what a log line says.
     pub fn message(&self) -> String {
         let name = String::from_utf8_lossy(&self.service);
-        if let Rejection::Bulkhead { limit } = self.reason {
-            return format!(
-                "the circuit breaker of '{name}' has {limit} requests in flight, as many as its bulkhead lets through"
-            );
+        match self.reason {
+            Rejection::Bulkhead { limit } => {
+                return format!(
+                    "the circuit breaker of '{name}' has {limit} requests in flight, as many as its bulkhead lets through"
+                );
+            }
+            Rejection::Throttled { rate_ppm } => {
+                return format!(
+                    "the circuit breaker of '{name}' refuses {}% of its requests while they fail too often (adaptive throttling)",
+                    format_float((f64::from(rate_ppm) / 1e3).round() / 10.0)
+                );
+            }
+            Rejection::Circuit => {}
         }
         match self.retry_after_ms {
             Some(ms) => format!(
@@ -420,7 +443,9 @@ pub fn admit(url: &[u8]) -> Admission {
     let Some(circuit) = circuit else {
         return Admission::Unguarded;
     };
-    let admission = with_events(&circuit, |breaker, now, emit| breaker.admit(now, circuit.gate, emit));
+    let admission = with_events(&circuit, |breaker, now, emit| {
+        breaker.admit(now, circuit.limits(), emit)
+    });
     match admission.permission {
         Permission::Permitted => Admission::Permitted(Ticket {
             circuit: circuit.clone(),
@@ -457,7 +482,7 @@ pub fn finish(ticket: Ticket, code: i64, status: u16, duration_ms: Option<Millis
 
 fn register(circuit: &Circuit, outcome: Outcome, duration_ms: Option<Millis>) {
     with_events(circuit, |breaker, now, emit| {
-        breaker.register(outcome, duration_ms, now, emit)
+        breaker.register_noting(outcome, duration_ms, now, circuit.throttle.as_deref(), emit)
     });
 }
 
@@ -651,7 +676,7 @@ impl HttpBreaker {
     pub fn acquire_permission(&self) -> bool {
         self.permits.give_back();
         let admission = with_events(&self.circuit, |breaker, now, emit| {
-            breaker.admit(now, self.circuit.gate, emit)
+            breaker.admit(now, self.circuit.limits(), emit)
         });
         if let Some(permit) = admission.permit {
             self.permits.keep(permit);

@@ -28,6 +28,7 @@ mod reentry;
 mod shared_memory;
 mod status;
 mod storage;
+mod throttle;
 mod typed;
 mod userland_storage;
 
@@ -71,6 +72,7 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
         guards.guard::<configuration::SlowCallRateRule>();
         guards.guard::<configuration::FailureOrSlowCallRateRule>();
         guards.guard::<configuration::ConsecutiveFailuresRule>();
+        guards.guard::<configuration::AdaptiveThrottlingRule>();
         guards.guard::<configuration::ExponentialRampCurve>();
         guards.guard::<configuration::PowerRampCurve>();
         guards.guard::<configuration::RampPolicy>();
@@ -159,6 +161,7 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
         .class::<configuration::SlowCallRateRule>()
         .class::<configuration::FailureOrSlowCallRateRule>()
         .class::<configuration::ConsecutiveFailuresRule>()
+        .class::<configuration::AdaptiveThrottlingRule>()
         .class::<configuration::ExponentialRampCurve>()
         .class::<configuration::PowerRampCurve>()
         .class::<configuration::RampPolicy>()

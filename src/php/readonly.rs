@@ -14,8 +14,8 @@ use ext_php_rs::types::ZendStr;
 use ext_php_rs::zend::ZendObjectHandlers;
 
 use super::configuration::{
-    Configuration, ConsecutiveFailuresRule, FailureOrSlowCallRateRule, FailureRateRule, PermittedCallsPolicy,
-    SlowCallRateRule,
+    AdaptiveThrottlingRule, Configuration, ConsecutiveFailuresRule, FailureOrSlowCallRateRule, FailureRateRule,
+    PermittedCallsPolicy, SlowCallRateRule,
 };
 use super::events::{CallRejected, CircuitForced, CircuitOpened, OpeningCause, StorageFailed};
 use super::status::CircuitStatus;
@@ -120,6 +120,14 @@ read_only!(
     ]
 );
 read_only!(ConsecutiveFailuresRule, [("failures", Type::Int)]);
+read_only!(
+    AdaptiveThrottlingRule,
+    [
+        ("k", Type::Float),
+        ("maxRejectionRate", Type::Float),
+        ("minimumRequests", Type::Int)
+    ]
+);
 read_only!(PermittedCallsPolicy, [("permittedCalls", Type::Int)]);
 read_only!(
     Configuration,
@@ -183,6 +191,7 @@ read_only!(
         ("counters", Type::NullableArray),
         ("callsInFlight", Type::NullableInt),
         ("bulkheadRejections", Type::NullableInt),
+        ("rejectionRate", Type::NullableFloat),
     ]
 );
 read_only!(
@@ -251,6 +260,7 @@ pub fn install_handlers() {
     install::<SlowCallRateRule>();
     install::<FailureOrSlowCallRateRule>();
     install::<ConsecutiveFailuresRule>();
+    install::<AdaptiveThrottlingRule>();
     install::<PermittedCallsPolicy>();
     install::<Configuration>();
     install::<OpeningCause>();
@@ -302,6 +312,7 @@ pub fn declare_types() {
     declare::<SlowCallRateRule>();
     declare::<FailureOrSlowCallRateRule>();
     declare::<ConsecutiveFailuresRule>();
+    declare::<AdaptiveThrottlingRule>();
     declare::<PermittedCallsPolicy>();
     declare::<Configuration>();
     declare::<OpeningCause>();

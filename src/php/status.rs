@@ -44,6 +44,9 @@ pub struct CircuitStatus {
     /// The bulkhead: calls in flight, and calls it refused since its entry
     /// was made; `None` for a circuit without one in this pool.
     bulkhead: Option<(i64, i64)>,
+    /// The share of calls adaptive throttling refuses at the window read;
+    /// `None` without a throttling rule, or outside the closed state.
+    rejection_rate: Option<f64>,
 }
 
 fn instant(ms: Option<Millis>) -> Zval {
@@ -72,6 +75,7 @@ impl CircuitStatus {
             counters,
             remaining: status.until.map(|until| (until - read_at_ms).max(0) as f64 / 1_000.0),
             bulkhead,
+            rejection_rate: None,
         }
     }
 
@@ -102,8 +106,13 @@ impl CircuitStatus {
                 })
                 .collect(),
         };
+        let rejection_rate = config
+            .throttling
+            .filter(|_| status.phase == crate::core::machine::Phase::Closed && !status.forced)
+            .map(|throttling| throttling.rate_of(&counts));
         let mut made = Self::new(service, status, Some(outcomes), counters, now);
         made.bulkhead = bulkhead.map(shown_bulkhead);
+        made.rejection_rate = rejection_rate;
         object(made)
     }
 
@@ -163,6 +172,10 @@ impl CircuitStatus {
 
     pub fn bulkhead(&self) -> Option<(i64, i64)> {
         self.bulkhead
+    }
+
+    pub fn rejection_rate(&self) -> Option<f64> {
+        self.rejection_rate
     }
 
     /// Seconds from when the status was read until the state may change by
@@ -256,6 +269,7 @@ impl CircuitStatus {
         counters: Option<&ZendHashTable>,
         callsInFlight: Option<Int>,
         bulkheadRejections: Option<Int>,
+        rejectionRate: Option<Float>,
     ) -> PhpResult<Self> {
         refuse_reconstruction::<Self>()?;
         let remaining = match (remaining.map(|remaining| remaining.0), &until) {
@@ -331,6 +345,15 @@ impl CircuitStatus {
             outcomes,
             counters: counters.map(counters_of).transpose()?,
             remaining,
+            rejection_rate: match rejectionRate.map(|rate| rate.0) {
+                Some(rate) if !(0.0..=1.0).contains(&rate) => {
+                    return Err(refused(
+                        "rejectionRate",
+                        &format!("null or a rate from 0 to 1, {} given", format_float(rate)),
+                    ));
+                }
+                rate => rate,
+            },
             bulkhead: match (
                 count("callsInFlight", callsInFlight)?,
                 count("bulkheadRejections", bulkheadRejections)?,
@@ -431,6 +454,13 @@ impl CircuitStatus {
     #[php(getter)]
     pub fn get_calls_in_flight(&self) -> Option<i64> {
         self.bulkhead.map(|(in_flight, _)| in_flight)
+    }
+
+    /// The share of calls adaptive throttling refuses, by the window read
+    /// (0 to 1); null without an `AdaptiveThrottlingRule`, or unless closed.
+    #[php(getter)]
+    pub fn get_rejection_rate(&self) -> Option<f64> {
+        self.rejection_rate
     }
 
     /// Calls its bulkhead rejected, since the pool started; null without one.

@@ -30,6 +30,6 @@ foreach ([
 }
 ?>
 --EXPECT--
-Invalid openingRules: ErrorBudgetRule at position 1 (a class of your own: OpeningRuleInterface is closed, implemented only by the extension's rules, which every storage runs natively) given, expected instances of FailureRateRule, SlowCallRateRule, FailureOrSlowCallRateRule or ConsecutiveFailuresRule
+Invalid openingRules: ErrorBudgetRule at position 1 (a class of your own: OpeningRuleInterface is closed, implemented only by the extension's rules, which every storage runs natively) given, expected instances of FailureRateRule, SlowCallRateRule, FailureOrSlowCallRateRule, ConsecutiveFailuresRule or AdaptiveThrottlingRule
 Invalid halfOpenPolicy: SingleProbePolicy (a class of your own: HalfOpenPolicyInterface is closed, implemented only by the extension's policies, which every storage runs natively) given, expected a RampPolicy (on any RampCurveInterface, yours included) or a PermittedCallsPolicy
-Invalid openingRules: stdClass at position 0 given, expected instances of FailureRateRule, SlowCallRateRule, FailureOrSlowCallRateRule or ConsecutiveFailuresRule
+Invalid openingRules: stdClass at position 0 given, expected instances of FailureRateRule, SlowCallRateRule, FailureOrSlowCallRateRule, ConsecutiveFailuresRule or AdaptiveThrottlingRule

@@ -61,7 +61,7 @@ Invalid timeWindow: 9.999 given, expected 10 to 3600 seconds
 Invalid timeWindow: 3601 given, expected 10 to 3600 seconds
 Invalid timeWindow: NAN given, expected 10 to 3600 seconds
 Invalid openingRules: [] given, expected at least one opening rule
-Invalid openingRules: 'fast' at position 1 given, expected instances of FailureRateRule, SlowCallRateRule, FailureOrSlowCallRateRule or ConsecutiveFailuresRule
+Invalid openingRules: 'fast' at position 1 given, expected instances of FailureRateRule, SlowCallRateRule, FailureOrSlowCallRateRule, ConsecutiveFailuresRule or AdaptiveThrottlingRule
 Invalid openDuration: 0.5 given, expected 1 to 2592000 seconds (30 days)
 Invalid openDuration: 2592001 given, expected 1 to 2592000 seconds (30 days)
 Invalid openDuration: INF given, expected 1 to 2592000 seconds (30 days)

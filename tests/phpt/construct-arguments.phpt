@@ -104,7 +104,7 @@ configuration, maxConcurrentCalls a string: TypeError: Zeusi\CircuitBreaker\Conf
 configuration, rules not an array: TypeError: Zeusi\CircuitBreaker\Configuration::__construct(): Argument #2 ($openingRules) must be of type array, Zeusi\CircuitBreaker\Opening\FailureRateRule given
 configuration, policy not a policy: TypeError: Zeusi\CircuitBreaker\Configuration::__construct(): Argument #4 ($halfOpenPolicy) must be of type Zeusi\CircuitBreaker\HalfOpen\HalfOpenPolicyInterface, Zeusi\CircuitBreaker\Opening\FailureRateRule given
 configuration, maxOpenDuration a string: TypeError: Zeusi\CircuitBreaker\Configuration::__construct(): Argument #5 ($maxOpenDuration) must be of type ?float, string given
-configuration, a rule not a rule: Zeusi\CircuitBreaker\Exception\InvalidConfigurationException: Invalid openingRules: Zeusi\CircuitBreaker\HalfOpen\RampPolicy at position 0 given, expected instances of FailureRateRule, SlowCallRateRule, FailureOrSlowCallRateRule or ConsecutiveFailuresRule
+configuration, a rule not a rule: Zeusi\CircuitBreaker\Exception\InvalidConfigurationException: Invalid openingRules: Zeusi\CircuitBreaker\HalfOpen\RampPolicy at position 0 given, expected instances of FailureRateRule, SlowCallRateRule, FailureOrSlowCallRateRule, ConsecutiveFailuresRule or AdaptiveThrottlingRule
 storage: Zeusi\CircuitBreaker\Storage\SharedMemoryStorage
 storage, prefix: Zeusi\CircuitBreaker\Storage\SharedMemoryStorage
 storage, null prefix: TypeError: Argument `$prefix` must not be null

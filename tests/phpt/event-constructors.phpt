@@ -45,6 +45,7 @@ show(new CircuitClosed(service: 'payments', time: 1800000000.0));
 show(new CallRejected(service: 'payments', time: 1800000001.5, state: State::Open));
 show(new CallRejected(service: 'payments', time: 1800000001.5, state: State::Closed, reason: RejectionReason::BulkheadFull));
 show(new CallRejected(service: 'payments', time: 1800000001.5, state: State::HalfOpen));
+show(new CallRejected(service: 'payments', time: 1800000001.5, state: State::Closed, reason: RejectionReason::Throttled));
 show(new CircuitForced(service: 'payments', time: 1800000000.0, state: State::Open, duration: 600));
 show(new CircuitReset('payments', 1800000000));
 show(new StorageRecovered(service: 'payments', time: 1800000000.0));
@@ -109,6 +110,7 @@ CircuitClosed payments at 1800000000.0
 CallRejected payments at 1800000001.5, readonly Zeusi\CircuitBreaker\State $state = Open, readonly Zeusi\CircuitBreaker\RejectionReason $reason = CircuitOpen
 CallRejected payments at 1800000001.5, readonly Zeusi\CircuitBreaker\State $state = Closed, readonly Zeusi\CircuitBreaker\RejectionReason $reason = BulkheadFull
 CallRejected payments at 1800000001.5, readonly Zeusi\CircuitBreaker\State $state = HalfOpen, readonly Zeusi\CircuitBreaker\RejectionReason $reason = HalfOpenTrialsTaken
+CallRejected payments at 1800000001.5, readonly Zeusi\CircuitBreaker\State $state = Closed, readonly Zeusi\CircuitBreaker\RejectionReason $reason = Throttled
 CircuitForced payments at 1800000000.0, readonly Zeusi\CircuitBreaker\State $state = Open, readonly float $duration = 600.0
 CircuitReset payments at 1800000000.0
 StorageRecovered payments at 1800000000.0

@@ -86,6 +86,7 @@ built:
   failures = 7
   slowCalls = [{"slowCallDuration":2,"calls":3}]
   callsInFlight = 2
+  rejectionRate = null
   bulkheadRejections = 5
   counters = {"callsPermitted":10,"callsRejected":4,"successes":3,"failures":7,"slowCalls":3,"openings":1}
 closed, the defaults:
@@ -101,6 +102,7 @@ closed, the defaults:
   failures = null
   slowCalls = null
   callsInFlight = null
+  rejectionRate = null
   bulkheadRejections = null
   counters = null
 remaining counted from now: about 60 s
@@ -169,5 +171,6 @@ ValueError: Zeusi\CircuitBreaker\Status\CircuitStatus::__construct(): Argument #
   failures = 0
   slowCalls = []
   callsInFlight = null
+  rejectionRate = null
   bulkheadRejections = null
   counters = {"callsPermitted":0,"callsRejected":0,"successes":0,"failures":1,"slowCalls":0,"openings":0}
