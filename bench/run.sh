@@ -43,3 +43,5 @@ CB_BENCH_MEMCACHED=127.0.0.1:$memcached_port CB_BENCH_REDIS=127.0.0.1:$port php 
 # request, beside the same requests with the hooks off.
 echo
 "$here/http.sh" "$extension"
+echo
+php -n -d "extension=$extension" "$here/brownout.php"
