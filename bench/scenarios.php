@@ -52,7 +52,11 @@ function bench_scenarios(): array
     $one = new CircuitBreaker('https://api.example.com/service/number-x', $configuration, $storage);
     $redis = getenv('CB_BENCH_REDIS');
     $fleet = $redis !== false && class_exists(FleetStorage::class)
-        ? ['fleet' => bench_protected_calls(new CircuitBreaker('fleet', bench_configuration(), new FleetStorage(new RedisStorage("redis://$redis", 'bench-fleet:'))))]
+        ? [
+            'fleet' => bench_protected_calls(new CircuitBreaker('fleet', bench_configuration(), new FleetStorage(new RedisStorage("redis://$redis", 'bench-fleet:')))),
+            // Issue 22: the client side of a permitted RedisStorage call (2 round trips).
+            'redis' => bench_protected_calls(new CircuitBreaker('redis', bench_configuration(), new RedisStorage("redis://$redis", 'bench-redis:', 1.0))),
+        ]
         : [];
     return [
         // The floor: two calls of the cheapest method of an ext-php-rs

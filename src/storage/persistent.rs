@@ -10,11 +10,13 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::os::fd::RawFd;
 use std::thread::LocalKey;
 use std::time::{Duration, Instant};
 
 use super::backoff::backoff;
+use crate::http::target::FxHasher;
 
 /// At most this many connections (with their backoffs) per process: storages
 /// made with ever new settings (a timeout computed per request) must not
@@ -30,7 +32,9 @@ pub struct Slot<C> {
     retry_at: Option<Instant>,
 }
 
-pub type Slots<C> = RefCell<HashMap<String, Slot<C>>>;
+/// Keyed by our own strings (addresses and settings of the configuration,
+/// never a request's input): a fast hash, looked up at every round trip.
+pub type Slots<C> = RefCell<HashMap<String, Slot<C>, BuildHasherDefault<FxHasher>>>;
 
 /// Why a connection could not be used.
 pub enum Failure<E> {
@@ -79,7 +83,10 @@ pub fn with_connection<C: 'static, E, T>(
                 std::mem::forget(evicted.connection.take());
             }
         }
-        let slot = slots.entry(key.to_owned()).or_insert_with(fresh);
+        if !slots.contains_key(key) {
+            slots.insert(key.to_owned(), fresh());
+        }
+        let slot = slots.get_mut(key).expect("inserted above");
         slot.last_used = now;
         if slot.pid != pid {
             // Inherited through fork: the parent keeps using that socket.

@@ -18,6 +18,8 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+
+use crate::http::target::FastMap;
 use std::ops::RangeInclusive;
 
 use crate::core::machine::CircuitState;
@@ -86,7 +88,9 @@ pub fn ttls_given(name: &[u8], bucket: i64, generation: u64, slot: usize, due: T
 }
 
 thread_local! {
-    static CIRCUITS: RefCell<HashMap<Vec<u8>, Circuit>> = RefCell::default();
+    /// Looked up at every call: a fast hash (the map is bounded by
+    /// `MAX_CIRCUITS`, so no name can make it slow for long).
+    static CIRCUITS: RefCell<FastMap<Vec<u8>, Circuit>> = RefCell::default();
 }
 
 /// The name of a circuit in this memory: its storage (whatever makes two
@@ -103,7 +107,10 @@ pub fn circuit(target_key: &str, state_key: &[u8]) -> Vec<u8> {
 
 fn with_circuit<T>(name: &[u8], use_it: impl FnOnce(&mut Circuit) -> T) -> T {
     CIRCUITS.with_borrow_mut(|circuits| {
-        if !circuits.contains_key(name) && circuits.len() >= MAX_CIRCUITS {
+        if let Some(circuit) = circuits.get_mut(name) {
+            return use_it(circuit);
+        }
+        if circuits.len() >= MAX_CIRCUITS {
             circuits.clear();
         }
         use_it(circuits.entry(name.to_vec()).or_default())

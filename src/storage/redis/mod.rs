@@ -129,12 +129,23 @@ fn on_node<T>(
     deadline: Instant,
     command: &impl Fn(&mut Connection) -> RedisResult<T>,
 ) -> Result<T, CallError> {
+    on_pooled_node(info, &pool_key(info, timeout), deadline, command)
+}
+
+/// [`on_node`], with the node's pool key already known (a standalone
+/// target's: the storage computes it once, not at every round trip).
+fn on_pooled_node<T>(
+    info: &ConnectionInfo,
+    key: &str,
+    deadline: Instant,
+    command: &impl Fn(&mut Connection) -> RedisResult<T>,
+) -> Result<T, CallError> {
     let endpoint = Endpoint {
         info,
         deadline,
         must_be_master: false,
     };
-    on_endpoint(&endpoint, &pool_key(info, timeout), command)
+    on_endpoint(&endpoint, key, command)
 }
 
 /// Runs `command` on the pooled connection `key` to `endpoint`.
@@ -326,7 +337,8 @@ impl RedisStorage {
     ) -> Result<T, CallError> {
         let deadline = self.round_trip_deadline()?;
         match &self.target {
-            Target::Standalone(info) => on_node(info, self.timeout, deadline, &command),
+            // A standalone target's key is its connection's pool key.
+            Target::Standalone(info) => on_pooled_node(info, &self.target_key, deadline, &command),
             Target::Cluster(seeds) => {
                 cluster::run(&self.target_key, seeds, self.timeout, deadline, keys.slot(), &command)
             }
@@ -344,7 +356,7 @@ impl RedisStorage {
         let exchange =
             |connection: &mut Connection| connection.exchange(&batch::packed(commands, false), commands.len());
         let replies = match &self.target {
-            Target::Standalone(info) => on_node(info, self.timeout, deadline, &exchange),
+            Target::Standalone(info) => on_pooled_node(info, &self.target_key, deadline, &exchange),
             Target::Cluster(seeds) => {
                 cluster::batch(&self.target_key, seeds, self.timeout, deadline, keys.slot(), commands)
             }
