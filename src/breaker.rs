@@ -185,6 +185,11 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             // through, within its bulkhead, which is not the storage.
             Err(error) => {
                 emit(Event::StorageFailed(error));
+                // Failed after the call took its permit (the half-open
+                // admission): it keeps that one.
+                if permit.is_some() {
+                    return (Permission::Permitted, false);
+                }
                 match enter(bounds.gate, permit) {
                     Ok(()) => (Permission::Permitted, false),
                     Err(full) => {
@@ -293,7 +298,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             return None;
         }
         let mut known = memo.get();
-        let rate = known.rate(throttling, now, self.config.window.window_ms());
+        let rate = known.rate(throttling, now, self.config.window.window_ms(), state.generation);
         let refused = known.refuses(rate);
         memo.set(known);
         refused.then(|| (rate * 1e6).round() as u32)
@@ -346,6 +351,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
                         slots: &tally.window,
                     },
                     now,
+                    state.generation,
                 );
                 memo.set(known);
             }

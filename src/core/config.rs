@@ -71,10 +71,18 @@ impl Config {
         )?;
         let bands = DurationBands::new(rules.iter().filter_map(OpeningRule::slow_call_ms).collect());
         let window = WindowGeometry::new(window_ms);
-        let throttling = rules.iter().find_map(|rule| match rule {
+        let mut throttlings = rules.iter().filter_map(|rule| match rule {
             OpeningRule::AdaptiveThrottling(throttling) => Some(*throttling),
             _ => None,
         });
+        let throttling = throttlings.next();
+        if throttlings.next().is_some() {
+            return Err(ConfigError::new(
+                "openingRules",
+                "two AdaptiveThrottlingRule",
+                "at most one AdaptiveThrottlingRule",
+            ));
+        }
         let counts_runs = rules
             .iter()
             .any(|rule| matches!(rule, OpeningRule::ConsecutiveFailures { .. }));

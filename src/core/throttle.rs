@@ -69,6 +69,10 @@ pub struct ThrottleMemo {
     accepts: u64,
     /// When the window was read; `None`: never.
     seen_at: Option<Millis>,
+    /// The generation of the closed state it belongs to: a circuit that
+    /// opened and closed again since starts a fresh window, and refuses
+    /// nothing from the old one.
+    generation: u64,
     /// The refusals owed, in millionths of a call: each call adds the rate,
     /// and one whole call owed is refused. Whole numbers: the same calls
     /// always give the same decisions.
@@ -76,19 +80,25 @@ pub struct ThrottleMemo {
 }
 
 impl ThrottleMemo {
-    /// Remembers the window a register read back at `now`.
-    pub fn remember(&mut self, counts: &WindowCounts<'_>, now: Millis) {
+    /// Remembers the window of the closed state of `generation` that a
+    /// register read back at `now`.
+    pub fn remember(&mut self, counts: &WindowCounts<'_>, now: Millis, generation: u64) {
         let total = counts.total();
         self.requests = total;
         self.accepts = total - counts.failures();
         self.seen_at = Some(now);
+        self.generation = generation;
     }
 
-    /// The rate to refuse at `now`: 0 once the window read is older than
-    /// the window itself (its outcomes have all left it since).
-    pub fn rate(&self, throttling: &Throttling, now: Millis, window_ms: Millis) -> f64 {
+    /// The rate to refuse at `now` in the closed state of `generation`: 0
+    /// for another generation's window, and for one read more than a window
+    /// ago (its outcomes have all left it since) or in the future of this
+    /// clock (a clock set back: it would never age).
+    pub fn rate(&self, throttling: &Throttling, now: Millis, window_ms: Millis, generation: u64) -> f64 {
         match self.seen_at {
-            Some(seen_at) if now - seen_at < window_ms => throttling.rejection_rate(self.requests, self.accepts),
+            Some(seen_at) if generation == self.generation && (seen_at..seen_at + window_ms).contains(&now) => {
+                throttling.rejection_rate(self.requests, self.accepts)
+            }
             _ => 0.0,
         }
     }
@@ -155,11 +165,14 @@ mod tests {
             requests: 10,
             accepts: 0,
             seen_at: Some(1_000),
+            generation: 4,
             owed: 0,
         };
-        assert_eq!(memo.rate(&throttling, 60_999, 60_000), 0.9);
-        assert_eq!(memo.rate(&throttling, 61_000, 60_000), 0.0);
+        assert_eq!(memo.rate(&throttling, 60_999, 60_000, 4), 0.9);
+        assert_eq!(memo.rate(&throttling, 61_000, 60_000, 4), 0.0);
+        assert_eq!(memo.rate(&throttling, 999, 60_000, 4), 0.0, "a clock set back");
+        assert_eq!(memo.rate(&throttling, 2_000, 60_000, 6), 0.0, "another closed state");
         memo.seen_at = None;
-        assert_eq!(memo.rate(&throttling, 1_000, 60_000), 0.0);
+        assert_eq!(memo.rate(&throttling, 1_000, 60_000, 4), 0.0);
     }
 }

@@ -37,6 +37,7 @@ use crate::core::duration::{Millis, checked_millis, format_float, seconds_to_mil
 use crate::core::error::ConfigError;
 use crate::core::machine::Command;
 use crate::core::throttle::ThrottleMemo;
+use crate::storage::bulkhead::held::Permit;
 use crate::storage::fleet::FleetCircuit;
 use crate::storage::kv::KvStorage;
 use crate::storage::shm::CircuitMemo;
@@ -370,10 +371,31 @@ impl CircuitBreaker {
         .map_err(Interrupted::Panicked)?
     }
 
+    /// The permit of the current fiber's last permitted call, for the
+    /// attempt that will register it.
+    pub(super) fn take_permit(&self) -> Option<Permit> {
+        self.permits.take_last()
+    }
+
     /// This process's memory of the circuit's window, when its rules throttle.
     fn throttle_memo(&self) -> Option<&Cell<ThrottleMemo>> {
         self.config.throttling.as_ref()?;
-        Some(&**self.throttle.get_or_init(|| memo_of(&self.service)))
+        Some(&**self.throttle.get_or_init(|| memo_of(&self.scoped_name())))
+    }
+
+    /// The circuit's name in the bulkhead's table and throttling's memory:
+    /// its storage's scope (an `InMemoryStorage` object is a store of its
+    /// own; a class written in PHP, its class), then its service.
+    fn scoped_name(&self) -> Vec<u8> {
+        let scope = match (&self.resolved, &self.userland) {
+            (Resolved::Memory(memory), _) => format!("memory {:p}", *memory).into_bytes(),
+            (_, Some(_)) => self.storage_name().into_bytes(),
+            // SAFETY: `self.storage` holds the object `resolved` points into.
+            _ => unsafe { self.resolved.storage() }
+                .map(|(storage, _)| storage.scope())
+                .unwrap_or_default(),
+        };
+        [scope.as_slice(), b"\0", &self.service].concat()
     }
 
     /// Where this breaker's bulkhead counts: the pool's table, or the
@@ -384,7 +406,7 @@ impl CircuitBreaker {
                 Resolved::Memory(_) => Scope::Process,
                 _ => Scope::Pool,
             };
-            gate_of(&self.service, scope)
+            gate_of(&self.scoped_name(), scope)
         })
     }
 
@@ -470,14 +492,12 @@ impl CircuitBreaker {
     }
 
     /// [`Self::acquire`] of a breaker with a bulkhead or throttling: the
-    /// current fiber's previous permit goes back (its call registered
-    /// nothing: abandoned), and the permission's is kept until its register.
+    /// permission's permit is kept until its call registers.
     fn acquire_within_limits(&self) -> Result<Permission, PhpException> {
         let limits = Limits {
             gate: self.config.max_concurrent_calls.and_then(|_| self.gate()),
             throttle: self.throttle_memo(),
         };
-        self.permits.give_back();
         let admitted = Admission {
             permission: Permission::Permitted,
             trial: false,
@@ -494,6 +514,12 @@ impl CircuitBreaker {
         if self.config.max_concurrent_calls.is_some() {
             self.permits.give_back();
         }
+        self.register_unheld(outcome, duration_ms)
+    }
+
+    /// [`Self::register`] of a call whose permit its caller holds
+    /// (`CallExecutor`, an `Attempt`): none of this breaker's goes back.
+    pub fn register_unheld(&self, outcome: Outcome, duration_ms: Option<Millis>) -> Result<(), PhpException> {
         let throttle = self.throttle_memo();
         self.with_events((), |breaker, now, emit| {
             breaker.register_noting(outcome, duration_ms, now, throttle, emit)

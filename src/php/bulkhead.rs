@@ -47,7 +47,8 @@ fn table(scope: Scope) -> &'static Table {
     }
 }
 
-/// Where the calls of `service` take their permits; `None` when the table
+/// Where the calls of `service` (its scoped name) take their permits;
+/// `None` when the table
 /// has no room for it, said once per process: its calls then go unbounded.
 pub fn gate_of(service: &[u8], scope: Scope) -> Option<Gate> {
     let table = table(scope);
@@ -60,7 +61,8 @@ pub fn gate_of(service: &[u8], scope: Scope) -> Option<Gate> {
         if !SAID.replace(true) {
             log_notice(&format!(
                 "circuit_breaker: the bulkhead of '{}' has no room in the table of bulkheads (at most {} circuits): its calls are not bounded",
-                String::from_utf8_lossy(service),
+                // The service, after its storage's scope.
+                String::from_utf8_lossy(service.rsplit(|&byte| byte == 0).next().unwrap_or(service)),
                 SHARED_ENTRIES
             ));
         }
@@ -83,21 +85,29 @@ pub fn counts(gate: Gate) -> (u32, u64) {
     )
 }
 
-/// The permits a breaker object holds, one per fiber whose call has not
-/// registered yet.
+/// The permits a breaker object holds: one per call it permitted that has
+/// not registered yet, with the fiber that acquired it.
 #[derive(Default)]
 pub struct HeldByFiber(RefCell<Vec<(usize, Permit)>>);
 
 impl HeldByFiber {
-    /// Keeps the permit of the current fiber's call: its acquire gave back
-    /// any permit the fiber still held (see `give_back`).
+    /// Keeps the permit of a call the current fiber acquired.
     pub fn keep(&self, permit: Permit) {
         self.0.borrow_mut().push((current_fiber(), permit));
     }
 
-    /// The current fiber's call registered, or the fiber acquires again
-    /// before its last call registered (that call was abandoned, by an
-    /// exception): the fiber's permit goes back.
+    /// Takes back the permit of the current fiber's last call (a
+    /// `CallGate`'s attempt carries it until its register).
+    pub fn take_last(&self) -> Option<Permit> {
+        let fiber = current_fiber();
+        let mut held = self.0.borrow_mut();
+        let place = held.iter().rposition(|(of, _)| *of == fiber)?;
+        Some(held.remove(place).1)
+    }
+
+    /// A call registered: one permit goes back, the current fiber's last,
+    /// or, when this fiber holds none (a call acquired in another fiber and
+    /// registered here, as an event loop does), the last of any fiber.
     #[inline]
     pub fn give_back(&self) {
         let mut held = self.0.borrow_mut();
@@ -105,10 +115,9 @@ impl HeldByFiber {
             return;
         }
         let fiber = current_fiber();
-        if let Some(place) = held.iter().position(|(of, _)| *of == fiber) {
-            let (_, permit) = held.swap_remove(place);
-            drop(held);
-            drop(permit);
-        }
+        let place = held.iter().rposition(|(of, _)| *of == fiber).unwrap_or(held.len() - 1);
+        let (_, permit) = held.remove(place);
+        drop(held);
+        drop(permit);
     }
 }

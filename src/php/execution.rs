@@ -1,7 +1,9 @@
 //! Execution helpers: `CallExecutor` for synchronous calls, `CallGate` and
 //! `Attempt` for asynchronous ones, and the classifiers of outcomes.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+
+use crate::storage::bulkhead::held::Permit;
 use std::time::Instant;
 
 use super::args::{BreakerArg, CallableArg, ClassifierArg, Float, ThrowableArg, type_name};
@@ -90,14 +92,17 @@ impl Protection {
         }
     }
 
-    /// Acquires a permission, or says why the call may not run.
-    fn admit(&self) -> Result<(), Refusal> {
+    /// Acquires a permission, or says why the call may not run. The permit
+    /// of a native breaker's bulkhead is the caller's to hold until the call
+    /// registers (or is dropped, abandoned): not left with the breaker,
+    /// where another call's register would give it back.
+    fn admit(&self) -> Result<Option<Permit>, Refusal> {
         let breaker = match &self.breaker {
             ProtectingBreaker::Native(zval) => {
                 let native = native_breaker(zval).expect("checked at construction");
                 return match native.acquire().map_err(Refusal::Raised)? {
                     _ if ending().is_some() => Err(Refusal::Pending),
-                    Permission::Permitted => Ok(()),
+                    Permission::Permitted => Ok(native.take_permit()),
                     Permission::Rejected {
                         phase,
                         retry_after_ms,
@@ -117,7 +122,7 @@ impl Protection {
         // runs, so nothing is registered for it.
         let permitted = call_method(breaker, "acquirePermission", vec![]).map_err(|_| Refusal::Pending)?;
         if permitted.is_true() {
-            return Ok(());
+            return Ok(None);
         }
         let service = call_method(breaker, "getService", vec![]).map_err(|_| Refusal::Pending)?;
         let state = call_method(breaker, "getState", vec![]).map_err(|_| Refusal::Pending)?;
@@ -158,7 +163,8 @@ impl Protection {
         let breaker = match &self.breaker {
             ProtectingBreaker::Native(zval) => {
                 let native = native_breaker(zval).expect("checked at construction");
-                return native.register(outcome.into(), duration_ms(duration)?);
+                // The call's permit is its caller's (see `admit`).
+                return native.register_unheld(outcome.into(), duration_ms(duration)?);
             }
             ProtectingBreaker::Userland(zval) => zval,
         };
@@ -212,13 +218,14 @@ impl CallExecutor {
 
 impl CallExecutor {
     fn run(&self, call: &Zval) -> Result<Zval, PhpException> {
-        match self.protection.admit() {
-            Ok(()) => {}
+        // Held until this call is over, whatever its end: then given back.
+        let _permit = match self.protection.admit() {
+            Ok(permit) => permit,
             Err(Refusal::NotPermitted(exception)) => return Err(thrown(exception)),
             Err(Refusal::Raised(exception)) => return Err(exception),
             // The engine goes on with what is pending; our result is ignored.
             Err(Refusal::Pending) => return Ok(Zval::new()),
-        }
+        };
         let started = Instant::now();
         // This breaker guards the call: the HTTP hooks stand aside, so that
         // its transfers are counted once, here.
@@ -266,17 +273,18 @@ impl CallGate {
 
     /// Admits a call, or throws `CallNotPermittedException`.
     pub fn admit(&self) -> Result<Attempt, PhpException> {
-        let registered = match self.protection.admit() {
-            Ok(()) => false,
+        let (registered, permit) = match self.protection.admit() {
+            Ok(permit) => (false, permit),
             Err(Refusal::NotPermitted(exception)) => return finish(Err(thrown(exception))),
             Err(Refusal::Raised(exception)) => return finish(Err(exception)),
             // The engine throws what is pending and drops this attempt,
             // which registers nothing.
-            Err(Refusal::Pending) => true,
+            Err(Refusal::Pending) => (true, None),
         };
         finish(Ok(Attempt {
             protection: self.protection.clone(),
             registered: Cell::new(registered),
+            permit: RefCell::new(permit),
         }))
     }
 }
@@ -287,6 +295,9 @@ impl CallGate {
 pub struct Attempt {
     pub(super) protection: Protection,
     registered: Cell<bool>,
+    /// The call's permit of the bulkhead: given back once it registered, or
+    /// when the attempt is dropped unregistered (abandoned).
+    permit: RefCell<Option<Permit>>,
 }
 
 /// `$duration` follows the rule of `CircuitBreaker::registerSuccess()`.
@@ -299,7 +310,9 @@ impl Attempt {
         if self.registered.replace(true) {
             return Ok(());
         }
-        finish(self.protection.register_result(result, duration))
+        let registered = self.protection.register_result(result, duration);
+        drop(self.permit.take());
+        finish(registered)
     }
 
     #[php(optional = duration)]
@@ -309,7 +322,9 @@ impl Attempt {
         if self.registered.replace(true) {
             return Ok(());
         }
-        finish(self.protection.register_exception(exception.0, duration))
+        let registered = self.protection.register_exception(exception.0, duration);
+        drop(self.permit.take());
+        finish(registered)
     }
 }
 

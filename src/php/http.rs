@@ -67,11 +67,12 @@ type AuthorityMemo = FastMap<Box<[u8]>, Option<Rc<Circuit>>>;
 
 impl Circuit {
     fn new(service: Vec<u8>, storage: Rc<dyn Storage>, policy: Rc<Policy>) -> Self {
+        let scoped = [storage.scope().as_slice(), b"\0", &service].concat();
         let gate = policy
             .config
             .max_concurrent_calls
-            .and_then(|_| gate_of(&service, Scope::Pool));
-        let throttle = policy.config.throttling.map(|_| memo_of(&service));
+            .and_then(|_| gate_of(&scoped, Scope::Pool));
+        let throttle = policy.config.throttling.map(|_| memo_of(&scoped));
         Self {
             service,
             policy,
@@ -674,7 +675,6 @@ impl HttpBreaker {
 impl HttpBreaker {
     /// Whether a call may go now (a refusal is false, as for any breaker).
     pub fn acquire_permission(&self) -> bool {
-        self.permits.give_back();
         let admission = with_events(&self.circuit, |breaker, now, emit| {
             breaker.admit(now, self.circuit.limits(), emit)
         });

@@ -61,8 +61,6 @@ impl CircuitStatus {
         counters: Option<CallCounters>,
         read_at_ms: Millis,
     ) -> Self {
-        // A listing's circuits: the bulkhead of this pool, if it has one.
-        let bulkhead = in_flight(service, Scope::Pool).map(shown_bulkhead);
         Self {
             service: super::typed::Bytes(service).into_zval(false).unwrap_or_default(),
             state: status.phase.into(),
@@ -74,7 +72,7 @@ impl CircuitStatus {
             outcomes,
             counters,
             remaining: status.until.map(|until| (until - read_at_ms).max(0) as f64 / 1_000.0),
-            bulkhead,
+            bulkhead: None,
             rejection_rate: None,
         }
     }
@@ -118,17 +116,15 @@ impl CircuitStatus {
 
     /// The statuses of a listing, at `now`, without a configuration: the
     /// window is left out (null), as its geometry and rules are unknown.
-    pub fn of_listing(circuits: Vec<ListedCircuitCounters>, now: Millis) -> Vec<Zval> {
+    /// A circuit with a bulkhead in this pool shows its calls in flight:
+    /// `scope` is the storage's (`Storage::scope`).
+    pub fn of_listing(circuits: Vec<ListedCircuitCounters>, scope: &[u8], now: Millis) -> Vec<Zval> {
         circuits
             .into_iter()
             .map(|(service, state, counters)| {
-                object(Self::new(
-                    &service,
-                    status_without_config(state, now),
-                    None,
-                    counters,
-                    now,
-                ))
+                let mut made = Self::new(&service, status_without_config(state, now), None, counters, now);
+                made.bulkhead = in_flight(&[scope, b"\0", &service].concat(), Scope::Pool).map(shown_bulkhead);
+                object(made)
             })
             .collect()
     }
@@ -140,7 +136,7 @@ pub fn list_circuits(storage: &dyn Storage, prefix: &[u8], now: Millis) -> Resul
     let circuits = storage
         .list_circuits_with_counters(prefix)
         .map_err(|error| storage_exception(error.to_string()))?;
-    Ok(CircuitStatus::of_listing(circuits, now))
+    Ok(CircuitStatus::of_listing(circuits, &storage.scope(), now))
 }
 
 impl CircuitStatus {

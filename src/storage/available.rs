@@ -36,6 +36,13 @@ impl<S> Available<S> {
 }
 
 impl<S: Storage> Storage for Available<S> {
+    fn scope(&self) -> Vec<u8> {
+        match self {
+            Self::Ready(storage) => storage.scope(),
+            _ => Vec::new(),
+        }
+    }
+
     fn begin_call(&self) {
         if let Self::Ready(storage) = self {
             storage.begin_call();

@@ -171,6 +171,13 @@ pub trait Storage {
     /// all the round trips of the call by one deadline, from here.
     fn begin_call(&self) {}
 
+    /// What, beside a service name, tells this storage's circuits from
+    /// another's of the same name (its prefix, its server): the bulkhead and
+    /// throttling's memory of a circuit are keyed by it and the name.
+    fn scope(&self) -> Vec<u8> {
+        Vec::new()
+    }
+
     /// The stored state, or [`CircuitState::INITIAL`] for an unknown circuit.
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError>;
 

@@ -70,8 +70,27 @@ for ($job = 0; $job < 3; $job++) {
     }
     $jobs[] = $fiber; // kept by a scheduler: ended, never to acquire again
 }
+// A raw acquire's permit is held until its register: the abandoned ones
+// fill the bulkhead while this breaker lives, and go back with it (or at
+// the end of the request). CallGate's attempts give theirs back when dropped.
 echo 'a later call, the abandoned fibers ended: ';
 var_dump($breaker->acquirePermission());
+$breaker = null;
+echo 'once that breaker is gone: ';
+var_dump(breaker('review-abandoned-' . getmypid(), 2)->acquirePermission());
+$gate = new CallGate(breaker('review-abandoned-gate-' . getmypid(), 2));
+for ($job = 0; $job < 3; $job++) {
+    $fiber = new Fiber(function () use ($gate) {
+        $attempt = $gate->admit();
+        throw new RuntimeException('a bug before the register');
+    });
+    try {
+        $fiber->start();
+    } catch (RuntimeException) {
+    }
+}
+echo 'attempts abandoned in ended fibers: ';
+var_dump(count([$gate->admit(), $gate->admit()]));
 ?>
 --EXPECT--
 2 admitted, 3 refused, in flight 2
@@ -79,4 +98,6 @@ in flight once all registered: 0
 in flight: 2
 the fiber's call registered, main's in flight: 1
 both registered: 0
-a later call, the abandoned fibers ended: bool(true)
+a later call, the abandoned fibers ended: bool(false)
+once that breaker is gone: bool(true)
+attempts abandoned in ended fibers: int(2)

@@ -108,9 +108,10 @@ $breaker->registerFailure();
 $second->resume();
 echo status($breaker), "\n";
 
-echo "-- the same fiber's next acquire takes the place of an abandoned one\n";
+echo "-- each call holds its own permit: a third in one fiber is refused\n";
 var_dump($breaker->acquirePermission(), $breaker->acquirePermission(), $breaker->acquirePermission());
-echo status($breaker), "\n";
+echo status($breaker), ', ', $events->take(), "\n";
+$breaker->registerSuccess();
 $breaker->registerSuccess();
 echo status($breaker), "\n";
 
@@ -130,7 +131,7 @@ function abandoned(Configuration $configuration, MockClock $clock): void
 {
     $local = new CircuitBreaker('payments', $configuration, new SharedMemoryStorage('bulkhead'), null, $clock);
     var_dump($local->acquirePermission(), $local->acquirePermission());
-    echo "held: in flight {$local->getStatus()->callsInFlight}\n";
+    echo "held, never registered: in flight {$local->getStatus()->callsInFlight}\n";
 }
 abandoned(configuration(2), $clock);
 echo status($breaker), "\n";
@@ -194,21 +195,21 @@ CallRejected Closed BulkheadFull, CallRejected Closed BulkheadFull
 in flight 1, rejected 3, outcomes 1
 bool(true)
 in flight 0, rejected 3, outcomes 3
--- the same fiber's next acquire takes the place of an abandoned one
+-- each call holds its own permit: a third in one fiber is refused
 bool(true)
 bool(true)
-bool(true)
-in flight 1, rejected 3, outcomes 3
-in flight 0, rejected 3, outcomes 4
+bool(false)
+in flight 2, rejected 4, outcomes 3, CallRejected Closed BulkheadFull
+in flight 0, rejected 4, outcomes 5
 -- CallExecutor gives it back when the call throws
-inside: in flight 1, rejected 3, outcomes 4
+inside: in flight 1, rejected 4, outcomes 5
 thrown: down
-in flight 0, rejected 3, outcomes 5
+in flight 0, rejected 4, outcomes 6
 -- a breaker destroyed gives its permits back
 bool(true)
 bool(true)
-held: in flight 1
-in flight 0, rejected 3, outcomes 5
+held, never registered: in flight 2
+in flight 0, rejected 4, outcomes 6
 -- half-open: a call the bulkhead refuses takes no trial
 bool(true)
 bool(true)

@@ -29,7 +29,7 @@ $assumedClasses = [
     'Execution\CallExecutor', 'Execution\CallGate', 'Execution\CallbackOutcomeClassifier',
     'Exception\CallNotPermittedException', 'Exception\InvalidConfigurationException',
     'HalfOpen\RampPolicy', 'HalfOpen\PermittedCallsPolicy',
-    'Opening\FailureRateRule', 'Opening\SlowCallRateRule', 'Opening\FailureOrSlowCallRateRule', 'Opening\ConsecutiveFailuresRule',
+    'Opening\FailureRateRule', 'Opening\SlowCallRateRule', 'Opening\FailureOrSlowCallRateRule', 'Opening\ConsecutiveFailuresRule', 'Opening\AdaptiveThrottlingRule',
     'Storage\StorageInterface', 'Storage\KeyValueStoreInterface', 'Storage\SharedMemoryStorage', 'Storage\ApcuStorage', 'Storage\InMemoryStorage',
     'Storage\RedisStorage', 'Storage\MemcachedStorage', 'Storage\FleetStorage',
 ];

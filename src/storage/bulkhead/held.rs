@@ -25,7 +25,11 @@ pub struct Permit {
 
 impl Drop for Permit {
     fn drop(&mut self) {
-        self.table.leave(self.entry, self.slot, self.owner);
+        // A child forked with its parent's permits holds none of them: the
+        // parent's call is still in flight, and the parent gives it back.
+        if Owner::this_process() == self.owner {
+            self.table.leave(self.entry, self.slot, self.owner);
+        }
     }
 }
 

@@ -41,10 +41,6 @@ const REFUSALS: usize = 1;
 const FIRST_SLOT: usize = 8;
 const ENTRY_WORDS: usize = FIRST_SLOT + MAX_CONCURRENT_CALLS;
 
-/// How many entries a name's search looks at before it gives up: the table
-/// is then full for that name, and its calls go without a bulkhead.
-const MAX_PROBES: usize = 32;
-
 #[derive(Debug, Error)]
 pub enum TableError {
     #[error("cannot map {bytes} bytes of shared memory for the bulkheads: {source}")]
@@ -74,6 +70,10 @@ pub struct Table {
     words: NonNull<AtomicU64>,
     entries: usize,
     memory: Memory,
+    /// Where a name's search starts, by a hash keyed at random when the
+    /// table is made (the processes forked after share it): no one can
+    /// choose names that crowd out another's entry.
+    keys: std::hash::RandomState,
 }
 
 // SAFETY: every word is an atomic, and the mapping or the box lives as long
@@ -111,6 +111,7 @@ impl Table {
             words: unsafe { NonNull::new_unchecked(address.cast::<AtomicU64>()) },
             entries,
             memory: Memory::Shared { bytes },
+            keys: std::hash::RandomState::new(),
         })
     }
 
@@ -121,6 +122,7 @@ impl Table {
             words: NonNull::from(&words[0]),
             entries,
             memory: Memory::Local { _words: words },
+            keys: std::hash::RandomState::new(),
         }
     }
 
@@ -143,10 +145,14 @@ impl Table {
         self.search(service, false)
     }
 
+    /// Looks at every entry before it gives up (the table full): each
+    /// circuit is then unbounded, said in the log.
     fn search(&self, service: &[u8], make: bool) -> Option<EntryIndex> {
-        let key = key_of(service);
+        use std::hash::BuildHasher;
+        // Never 0, an empty entry.
+        let key = self.keys.hash_one(service).max(1);
         let first = (key % self.entries as u64) as usize;
-        for probe in 0..MAX_PROBES.min(self.entries) {
+        for probe in 0..self.entries {
             let index = EntryIndex(((first + probe) % self.entries) as u32);
             let word = &self.entry(index)[KEY];
             match word.load(Ordering::Acquire) {
@@ -285,14 +291,6 @@ impl Drop for Table {
             unsafe { libc::munmap(self.words.as_ptr().cast(), bytes) };
         }
     }
-}
-
-/// A name's key: FNV-1a, never 0 (an empty entry).
-fn key_of(service: &[u8]) -> u64 {
-    let hash = service.iter().fold(0xCBF2_9CE4_8422_2325_u64, |hash, &byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01B3)
-    });
-    hash.max(1)
 }
 
 /// Who holds a permit: a process id in the high half, the low half of the

@@ -822,6 +822,10 @@ impl Storage for BoundFleet<'_> {
 }
 
 impl Storage for FleetStorage {
+    fn scope(&self) -> Vec<u8> {
+        [b"fleet\0".as_slice(), &self.fleet.scope()].concat()
+    }
+
     fn begin_call(&self) {
         self.call_begun.set(true);
         self.call_now.set(Some((self.clock)()));

@@ -481,6 +481,11 @@ impl<K: KeyValue> KvStorage<K> {
 }
 
 impl<K: KeyValue> Storage for KvStorage<K> {
+    /// The start of every key: its prefix.
+    fn scope(&self) -> Vec<u8> {
+        [b"kv\0".as_slice(), &(self.name)(b"")].concat()
+    }
+
     fn begin_call(&self) {
         self.backend.begin_call();
     }

@@ -598,6 +598,10 @@ impl RedisStorage {
 }
 
 impl Storage for RedisStorage {
+    fn scope(&self) -> Vec<u8> {
+        [self.target_key.as_bytes(), b"\0", &self.prefix].concat()
+    }
+
     fn begin_call(&self) {
         self.deadline.set(Some(Instant::now() + self.timeout));
     }

@@ -716,6 +716,10 @@ fn sum_past_buckets(ring: &[[AtomicU64; SLOTS]], generation: u64, now_bucket: i6
 }
 
 impl Storage for SharedMemoryStorage {
+    fn scope(&self) -> Vec<u8> {
+        [b"shm\0".as_slice(), &self.prefix].concat()
+    }
+
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
         self.unbound().load_state(service)
     }
