@@ -225,7 +225,9 @@ fn given_name(value: &Zval) -> *const c_char {
 pub fn type_name(value: &Zval) -> String {
     // SAFETY: `given_name` returns a NUL-terminated string alive as long as
     // the value.
-    unsafe { CStr::from_ptr(given_name(value)) }.to_string_lossy().into_owned()
+    unsafe { CStr::from_ptr(given_name(value)) }
+        .to_string_lossy()
+        .into_owned()
 }
 
 /// PHP's `ValueError` for the argument `parameter` of the running internal
