@@ -45,9 +45,14 @@ options=(
     --enable-opcache --disable-opcache-jit
     --with-config-file-path="$prefix/etc"
 )
+# Debian's PHP libraries (Guzzle, Symfony, the PSR packages of tests/http and
+# tests/integrations) load one another through the include path, which
+# Debian's PHP starts as ".:/usr/share/php": configure takes that default
+# from PEAR_INSTALLDIR, left unset without PEAR.
+environment=(PEAR_INSTALLDIR=/usr/share/php)
 marker=$prefix/.complete
 
-complete() { [ -f "$marker" ] && [ "$(cat "$marker")" = "${options[*]}" ]; }
+complete() { [ -f "$marker" ] && [ "$(cat "$marker")" = "${environment[*]} ${options[*]}" ]; }
 
 mkdir -p "$cache"
 # Two runs on one machine build it once: the second waits for the first.
@@ -75,12 +80,12 @@ sed -n '/^Checksums-Sha256:/,/^[^ ]/s/^ \([0-9a-f]\{64\}\) [0-9]* \(.*\)$/\1 \2/
 # Debian's packaging (paths, system libraries) that this build does not use.
 dpkg-source --skip-patches -x "php8.4_$debian_version.dsc" source > /dev/null
 cd source
-./configure "${options[@]}" > "$work/configure.log" 2>&1 || { tail -40 "$work/configure.log"; exit 1; }
+env "${environment[@]}" ./configure "${options[@]}" > "$work/configure.log" 2>&1 || { tail -40 "$work/configure.log"; exit 1; }
 make -j"$(nproc)" > "$work/make.log" 2>&1 || { tail -40 "$work/make.log"; exit 1; }
 make install > "$work/install.log" 2>&1 || { tail -40 "$work/install.log"; exit 1; }
 # The phpt runner of this PHP, where php-config's --prefix finds it.
 install -D -m 0644 run-tests.php "$prefix/lib/php/build/run-tests.php"
 # The build tree stays, beside the install: removing its thousands of files
 # takes minutes on a disk that discards on unlink, and a rebuild removes it.
-printf '%s' "${options[*]}" > "$marker"
+printf '%s' "${environment[*]} ${options[*]}" > "$marker"
 echo "PHP $debian_version built in $((SECONDS - started)) s"
