@@ -10,7 +10,22 @@ EXTENSION  := $(CURDIR)/build/circuit_breaker.so
 # absolute paths, so that none of them regenerates the others' bindings.
 CARGO      = PHP_CONFIG="$$(command -v $(PHP_CONFIG))" PHP="$$($(PHP_CONFIG) --php-binary)" cargo
 
+# PHP 8.4 (NTS), tested beside Debian 12's 8.2: Debian 13's php8.4 source,
+# built once into a cache outside the checkout (scripts/php84.sh). Its
+# extension has a cargo target directory of its own: the two PHPs' bindings
+# differ, and one build would regenerate the other's.
+PHP84_PREFIX  := $(shell scripts/php84.sh --prefix)
+PHP84         := $(PHP84_PREFIX)/bin/php
+PHP84_CONFIG  := $(PHP84_PREFIX)/bin/php-config
+EXTENSION84   := $(CURDIR)/build/php8.4/circuit_breaker.so
+CARGO84        = PHP_CONFIG="$(PHP84_CONFIG)" PHP="$(PHP84)" CARGO_TARGET_DIR="$(CURDIR)/target/php8.4" cargo
+# The test scripts run the PHP they find on PATH (php, php-config) and the
+# php-fpm of PHP_FPM; CB_PHP_ONLY leaves out what no PHP takes part in (the
+# conformance suite over Redis and Memcached), run once with 8.2.
+WITH_PHP84     = env PATH="$(PHP84_PREFIX)/bin:$$PATH" PHP_FPM="$(PHP84_PREFIX)/sbin/php-fpm" CB_PHP_ONLY=1
+
 .PHONY: deps deps-build build dist lint test test-core test-phpt test-integration test-install valgrind demo demo-cli bench install clean
+.PHONY: php84 build84 dist84 lint84 test84 test-phpt84 test-integration84
 
 deps:
 	@scripts/install-deps.sh
@@ -30,6 +45,17 @@ build: deps-build
 DIST_DIR ?= $(CURDIR)/dist
 dist: build
 	PHP_CONFIG="$$(command -v $(PHP_CONFIG))" scripts/dist.sh $(EXTENSION) $(DIST_DIR)
+
+php84:
+	@scripts/php84.sh
+
+build84: php84 deps-build
+	$(CARGO84) build --release
+	@mkdir -p build/php8.4
+	install -m 0755 target/php8.4/release/libcircuit_breaker.so $(EXTENSION84)
+
+dist84: build84
+	PHP_CONFIG="$(PHP84_CONFIG)" scripts/dist.sh $(EXTENSION84) $(DIST_DIR)
 
 # Formatting and every clippy warning fail the test run.
 lint: deps-build
@@ -63,7 +89,33 @@ test-integration: deps build
 	$(NO_LEFTOVERS) tests/integration/memcached.sh $(EXTENSION)
 	tests/integration/demo-leftovers.sh $(EXTENSION)
 
-test: lint test-core test-phpt test-integration test-install
+# The same suites on PHP 8.4: the phpt tests (those needing Debian's
+# phpredis or php-memcached, packaged for 8.2 only, skip), and the php-fpm,
+# Redis and Memcached ones.
+test-phpt84: deps build84
+	$(WITH_PHP84) scripts/run-phpt.sh $(EXTENSION84) tests/phpt phpt-8.4
+	$(WITH_PHP84) scripts/run-phpt.sh $(EXTENSION84) tests/http http-8.4
+	$(WITH_PHP84) scripts/run-phpt.sh $(EXTENSION84) tests/integrations integrations-8.4
+
+test-integration84: deps build84
+	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/fpm-shared-memory.sh $(EXTENSION84)
+	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/fpm-pool-extension.sh $(EXTENSION84)
+	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/fpm-named-segment.sh $(EXTENSION84)
+	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/fpm-cli.sh $(EXTENSION84)
+	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/fpm-exit.sh $(EXTENSION84)
+	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/fpm-bulkhead.sh $(EXTENSION84)
+	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/fpm-metrics.sh $(EXTENSION84)
+	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/fpm-http.sh $(EXTENSION84)
+	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/redis.sh $(EXTENSION84)
+	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/memcached.sh $(EXTENSION84)
+
+# clippy on PHP 8.4's bindings too (the core without PHP is the same).
+lint84: php84 deps-build
+	$(CARGO84) clippy --all-targets -- -D warnings
+
+test84: lint84 test-phpt84 test-integration84
+
+test: lint test-core test-phpt test-integration test-install test84
 
 # The phpt suite under valgrind: fails on any invalid read or write. Slow
 # (several minutes), so not part of `make test`.

@@ -3,6 +3,7 @@
 # it is already there. Safe to run again.
 #   install-deps.sh build   what building the extension needs
 #   install-deps.sh valgrind  that, and valgrind (make valgrind)
+#   install-deps.sh php84   what building PHP 8.4 from source needs (scripts/php84.sh)
 #   install-deps.sh         that, and the servers the tests and the demo start
 set -euo pipefail
 
@@ -10,6 +11,9 @@ packages=(build-essential php8.2-dev php8.2-cli libclang-dev)
 case "${1:-all}" in
     build) ;;
     valgrind) packages+=(valgrind) ;;
+    # Bookworm's libraries for the extensions scripts/php84.sh builds;
+    # dpkg-dev unpacks the Debian source package.
+    php84) packages=(build-essential pkg-config dpkg-dev xz-utils libssl-dev libcurl4-openssl-dev libffi-dev) ;;
     # php8.2-redis and php8.2-memcached: the tests that build storages from
     # the clients an application already has (phpredis, php-memcached);
     # php8.2-curl, Guzzle, Symfony HttpClient and the PSR packages: the HTTP

@@ -179,11 +179,11 @@ impl Argument {
         // SAFETY: the type of an argument of a registered function; the
         // string returned is ours to release.
         let expected = unsafe { zend_type_to_string(self.info.type_) };
-        // SAFETY: `zend_zval_type_name` returns a static or class-name string
-        // that outlives this call; `expected`, when not null, is a live
-        // zend_string, NUL-terminated as every zend_string.
+        let given = given_name(value);
+        // SAFETY: `given` is a static or class-name string that outlives
+        // this call; `expected`, when not null, is a live zend_string,
+        // NUL-terminated as every zend_string.
         unsafe {
-            let given = zend_zval_type_name(std::ptr::from_ref(value).cast());
             let expected_text = expected
                 .as_ref()
                 .map_or(c"mixed".as_ptr(), |expected| expected.val.as_ptr());
@@ -200,12 +200,32 @@ impl Argument {
     }
 }
 
-/// The type of `value` as PHP's messages name it ("string", "int",
-/// a class name).
-pub fn type_name(value: &Zval) -> String {
+/// Whether PHP names a bool "true" or "false" in its type errors, as
+/// `zend_zval_value_name()` does since PHP 8.3 ("must be of type int, true
+/// given"), instead of "bool". Known when the extension is built: ext-php-rs
+/// gives this crate no version cfg, but its bindings carry the module API
+/// number of the PHP they were made from (8.3's is 20230831), and PHP 8.2
+/// has no `zend_zval_value_name` to link against.
+const BOOLS_BY_VALUE: bool = ext_php_rs::ffi::ZEND_MODULE_API_NO >= 20_230_831;
+
+/// The type of `value` as the engine's type errors name it ("string",
+/// "int", a class name; "true" or "false" from PHP 8.3 on), static or
+/// alive as long as the value.
+fn given_name(value: &Zval) -> *const c_char {
+    if BOOLS_BY_VALUE && let Some(flag) = value.bool() {
+        return if flag { c"true" } else { c"false" }.as_ptr();
+    }
     // SAFETY: `zend_zval_type_name` returns a static string, or the name of
     // the value's class, alive as long as the value.
-    unsafe { CStr::from_ptr(zend_zval_type_name(std::ptr::from_ref(value).cast())) }
+    unsafe { zend_zval_type_name(std::ptr::from_ref(value).cast()) }
+}
+
+/// The type of `value` as PHP's messages name it ("string", "int",
+/// a class name; "true" or "false" from PHP 8.3 on).
+pub fn type_name(value: &Zval) -> String {
+    // SAFETY: `given_name` returns a NUL-terminated string alive as long as
+    // the value.
+    unsafe { CStr::from_ptr(given_name(value)) }
         .to_string_lossy()
         .into_owned()
 }

@@ -28,12 +28,19 @@ static SLOTS_NEEDED: AtomicUsize = AtomicUsize::new(0);
 
 const NAMESPACE: &str = "Zeusi\\CircuitBreaker\\";
 
+/// `ZEND_INTERNAL_CLASS` (Zend/zend_compile.h): a class of an extension,
+/// not one a script declared in our namespace (the integrations package).
+const INTERNAL_CLASS: std::ffi::c_char = 1;
+
 /// The slot index of a map_ptr field holding an offset (PHP 8.2's
 /// `ZEND_MAP_PTR_KIND_PTR_OR_OFFSET`: offsets are odd, biased by one byte),
-/// or None when it holds a direct pointer or nothing.
+/// or None when it holds a direct pointer or nothing. PHP 8.4 keeps the
+/// kind and the bias, and adds static slots before the base: negative
+/// offsets (ZTS, and OPcache's preloaded enums), never slots of the table
+/// `zend_map_ptr_extend` grows.
 fn slot_of(map_ptr: *mut std::ffi::c_void) -> Option<usize> {
-    let offset = map_ptr as usize;
-    (offset & 1 == 1).then(|| (offset - 1) / size_of::<*mut std::ffi::c_void>())
+    let offset = map_ptr as isize;
+    (offset > 0 && offset & 1 == 1).then(|| (offset as usize - 1) / size_of::<*mut std::ffi::c_void>())
 }
 
 /// One past the last map_ptr slot of our classes and their methods.
@@ -56,7 +63,7 @@ fn slots_needed() -> usize {
             let Some(class) = class.ptr::<zend_class_entry>().and_then(|class| class.as_ref()) else {
                 continue;
             };
-            if !class.name().is_some_and(|name| name.starts_with(NAMESPACE)) {
+            if class.type_ != INTERNAL_CLASS || !class.name().is_some_and(|name| name.starts_with(NAMESPACE)) {
                 continue;
             }
             note(class.mutable_data__ptr.cast());

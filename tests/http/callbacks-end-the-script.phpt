@@ -34,7 +34,12 @@ curl_setopt($handle, CURLOPT_RETURNTRANSFER, true);
 curl_setopt($handle, constant($option), function () use ($how) {
     match ($how) {
         'exit' => exit("exit inside the callback\n"),
-        'fatal' => trigger_error('fatal inside the callback', E_USER_ERROR),
+        // A fatal error of the engine (trigger_error()'s E_USER_ERROR is
+        // deprecated since PHP 8.4): a bailout out of the callback.
+        'fatal' => (function () {
+            ini_set('memory_limit', '8M');
+            return str_repeat('x', 16 << 20);
+        })(),
         'throw' => throw new RuntimeException('thrown inside the callback'),
     };
 });
@@ -59,7 +64,7 @@ exit inside the callback
 counted: 0
 after: status 200
 CURLOPT_HEADERFUNCTION, fatal (status 255):
-Fatal error: fatal inside the callback in Command line code on line %d
+Fatal error: Allowed memory size of 8388608 bytes exhausted (tried to allocate %d bytes) in Command line code on line %d
 counted: 0
 after: status 200
 CURLOPT_PROGRESSFUNCTION, throw (status 0):

@@ -2,12 +2,14 @@
 # loopback port in a temporary directory, the checks they count, and the
 # clean-up that stops everything they started.
 #
+# The php-fpm is PHP_FPM's, else Debian 12's.
+#
 # After sourcing: $work (removed at exit), $fpm (the binary), free_port,
 # fpm_start / fpm_stop (set $fpm_pid and $port), fpm_request, check,
 # concurrently, and `at_exit COMMAND` for a script's own clean-up.
 
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/processes.sh"
-fpm=$(command -v php-fpm8.2 || command -v php-fpm)
+fpm=${PHP_FPM:-$(command -v php-fpm8.2 || command -v php-fpm)}
 work=$(mktemp -d)
 at_exit 'rm -rf "$work"'
 fpm_pid=

@@ -2,6 +2,8 @@
 PSR-3 listener with psr/log's TestLogger: opened at warning, half-open at info, closed at notice, forced open at warning, reset at notice, a failing storage at error; rejections never one by one: counted, logged at most once per interval of the breaker's clock and given with the next transition
 --SKIPIF--
 <?php require __DIR__ . '/skipif.inc'; ?>
+--INI--
+error_reporting=E_ALL & ~E_DEPRECATED
 --FILE--
 <?php
 require __DIR__ . '/bootstrap.inc';
