@@ -24,8 +24,12 @@ $kill = function () use ($port, $pidFile) {
     for ($i = 0; $i < 250 && !is_file($pidFile); $i++) {
         usleep(20_000);
     }
-    exec('kill -KILL ' . (int) file_get_contents($pidFile));
+    $pid = (int) file_get_contents($pidFile);
+    exec("kill -KILL $pid");
     @unlink($pidFile);
+    for ($i = 0; $i < 500 && file_exists("/proc/$pid"); $i++) {
+        usleep(20_000);
+    }
     for ($i = 0; $i < 250 && @stream_socket_client("tcp://127.0.0.1:$port") !== false; $i++) {
         usleep(20_000);
     }

@@ -52,7 +52,12 @@ register_shutdown_function(function () use ($dir) {
     }
     $pid = (int) @file_get_contents("$dir/pid");
     if ($pid > 0) {
-        exec("kill $pid 2>/dev/null");
+        exec("kill -KILL $pid 2>/dev/null");
+        // Gone before the test ends, not only signalled: a harness checks
+        // that nothing it started outlives it.
+        for ($i = 0; $i < 500 && file_exists("/proc/$pid"); $i++) {
+            usleep(20_000);
+        }
     }
     @unlink("$dir/pid");
     @rmdir($dir);

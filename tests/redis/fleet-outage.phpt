@@ -21,6 +21,11 @@ function kill_server(string $dir, string $signal): void
     $pid = (int) @file_get_contents("$dir/pid");
     if ($pid > 0) {
         exec("kill -$signal $pid 2>/dev/null");
+        // Gone, not only signalled: nothing the test started outlives it,
+        // and a server started again finds its port free.
+        for ($i = 0; $i < 500 && file_exists("/proc/$pid"); $i++) {
+            usleep(20_000);
+        }
     }
 }
 

@@ -21,7 +21,7 @@ register_shutdown_function(function () use ($dir, $socket) {
     if ($pid > 0) {
         exec("kill $pid");
     }
-    for ($i = 0; $i < 250 && file_exists($socket); $i++) {
+    for ($i = 0; $i < 500 && (file_exists($socket) || ($pid > 0 && file_exists("/proc/$pid"))); $i++) {
         usleep(20_000);
     }
     exec('rm -rf ' . escapeshellarg($dir));
