@@ -14,7 +14,7 @@ use std::cell::Cell;
 use crate::core::rules::OpeningCause;
 use crate::core::throttle::ThrottleMemo;
 use crate::storage::bulkhead::held::{self, Permit};
-use crate::storage::bulkhead::{EntryIndex, Table};
+use crate::storage::bulkhead::{EntryIndex, Full, Table};
 use crate::storage::{CallCounters, Notice, OutcomeRecord, RememberedOpen, Storage, StorageError};
 
 /// How many times a call retries after losing a race to another process.
@@ -127,7 +127,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     /// of the half-open state (one whose timeout a caller may shorten).
     #[inline]
     pub fn acquire_noting_trial(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> (Permission, bool) {
-        let decided = self.decide(now, Bounds::default(), &mut None, emit);
+        let decided = self.decide(now, Limits::default(), &mut None, emit);
         self.pass_notices(emit);
         decided
     }
@@ -139,11 +139,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     #[inline]
     pub fn admit(&self, now: Millis, limits: Limits<'_>, emit: &mut dyn FnMut(Event)) -> Admission {
         let mut permit = None;
-        let bounds = Bounds {
-            gate: limits.gate.zip(self.config.max_concurrent_calls),
-            throttle: limits.throttle,
-        };
-        let (permission, trial) = self.decide(now, bounds, &mut permit, emit);
+        let (permission, trial) = self.decide(now, limits, &mut permit, emit);
         self.pass_notices(emit);
         Admission {
             permission,
@@ -163,52 +159,51 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     }
 
     /// The permission and whether it admits a half-open trial; a permitted
-    /// call's permit of the bulkhead, when `gate` has one, in `permit`.
+    /// call's permit of the bulkhead, when `limits` has a gate, in `permit`.
     fn decide(
         &self,
         now: Millis,
-        bounds: Bounds<'_>,
+        limits: Limits<'_>,
         permit: &mut Option<Permit>,
         emit: &mut dyn FnMut(Event),
     ) -> (Permission, bool) {
-        match self.try_acquire(now, bounds, permit, emit) {
-            Ok((Permission::Permitted, trial)) => {
-                self.storage.count_permission(self.service, true, self.config);
-                (Permission::Permitted, trial)
-            }
-            Ok((rejected @ Permission::Rejected { phase, reason, .. }, _)) => {
-                self.storage.count_permission(self.service, false, self.config);
-                emit(Event::Rejected { phase, reason });
-                (rejected, false)
-            }
+        let (decided, counted) = match self.try_acquire(now, limits, permit, emit) {
+            Ok(decided) => (decided, true),
             // The storage failed: nothing to count in. The call is let
-            // through, within its bulkhead, which is not the storage.
+            // through, within its bulkhead, which is not the storage; one
+            // that failed after the call took its permit (the half-open
+            // admission) keeps that one.
             Err(error) => {
                 emit(Event::StorageFailed(error));
-                // Failed after the call took its permit (the half-open
-                // admission): it keeps that one.
-                if permit.is_some() {
-                    return (Permission::Permitted, false);
-                }
-                match enter(bounds.gate, permit) {
-                    Ok(()) => (Permission::Permitted, false),
-                    Err(full) => {
-                        let rejected = full(Phase::Closed);
-                        if let Permission::Rejected { phase, reason, .. } = rejected {
-                            emit(Event::Rejected { phase, reason });
-                        }
-                        (rejected, false)
-                    }
+                let entered = if permit.is_some() {
+                    Ok(())
+                } else {
+                    self.enter(limits.gate, permit)
+                };
+                match entered {
+                    Ok(()) => ((Permission::Permitted, false), false),
+                    Err(full) => ((bulkhead_full(Phase::Closed, full), false), false),
                 }
             }
+        };
+        match decided.0 {
+            Permission::Permitted if counted => self.storage.count_permission(self.service, true, self.config),
+            Permission::Permitted => {}
+            Permission::Rejected { phase, reason, .. } => {
+                if counted {
+                    self.storage.count_permission(self.service, false, self.config);
+                }
+                emit(Event::Rejected { phase, reason });
+            }
         }
+        decided
     }
 
     /// The permission, and whether it admits a half-open trial.
     fn try_acquire(
         &self,
         now: Millis,
-        bounds: Bounds<'_>,
+        limits: Limits<'_>,
         permit: &mut Option<Permit>,
         emit: &mut dyn FnMut(Event),
     ) -> Result<(Permission, bool), StorageError> {
@@ -231,7 +226,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         Ok(match state.phase {
             Phase::Closed => {
                 // Throttled first: a call refused takes no permit.
-                if let Some(rate_ppm) = self.throttled(state, bounds.throttle, now) {
+                if let Some(rate_ppm) = self.throttled(state, limits.throttle, now) {
                     return Ok((
                         Permission::Rejected {
                             phase: Phase::Closed,
@@ -241,9 +236,9 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
                         false,
                     ));
                 }
-                match enter(bounds.gate, permit) {
+                match self.enter(limits.gate, permit) {
                     Ok(()) => (Permission::Permitted, false),
-                    Err(full) => (full(Phase::Closed), false),
+                    Err(full) => (bulkhead_full(Phase::Closed, full), false),
                 }
             }
             Phase::Open => {
@@ -265,8 +260,8 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             Phase::HalfOpen => {
                 // The bulkhead first: a call it refuses takes no trial of
                 // the half-open state.
-                if let Err(full) = enter(bounds.gate, permit) {
-                    return Ok((full(Phase::HalfOpen), false));
+                if let Err(full) = self.enter(limits.gate, permit) {
+                    return Ok((bulkhead_full(Phase::HalfOpen, full), false));
                 }
                 let admission =
                     self.storage
@@ -287,6 +282,17 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
                 }
             }
         })
+    }
+
+    /// Takes a permit of the bulkhead into `permit`, when the configuration
+    /// bounds the calls in flight and `gate` says where.
+    #[inline]
+    fn enter(&self, gate: Option<Gate>, permit: &mut Option<Permit>) -> Result<(), Full> {
+        let Some((gate, limit)) = gate.zip(self.config.max_concurrent_calls) else {
+            return Ok(());
+        };
+        *permit = Some(held::enter(gate.table, gate.entry, limit)?);
+        Ok(())
     }
 
     /// The share of calls adaptive throttling refuses now, in millionths,
@@ -521,30 +527,11 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     }
 }
 
-/// The bounds of one call: the bulkhead's gate with its limit, and the
-/// process's memory of the window for throttling.
-#[derive(Clone, Copy, Default)]
-struct Bounds<'a> {
-    gate: Option<(Gate, u16)>,
-    throttle: Option<&'a Cell<ThrottleMemo>>,
-}
-
-/// Takes a permit of the bulkhead into `permit`, when there is one:
-/// `Err` gives the rejection of a full one, in the phase of the circuit.
-#[inline]
-fn enter(gate: Option<(Gate, u16)>, permit: &mut Option<Permit>) -> Result<(), impl Fn(Phase) -> Permission> {
-    let Some((gate, limit)) = gate else {
-        return Ok(());
-    };
-    match held::enter(gate.table, gate.entry, limit) {
-        Ok(taken) => {
-            *permit = Some(taken);
-            Ok(())
-        }
-        Err(full) => Err(move |phase| Permission::Rejected {
-            phase,
-            retry_after_ms: None,
-            reason: Rejection::Bulkhead { limit: full.limit },
-        }),
+/// The rejection of a call its full bulkhead refused, in `phase`.
+fn bulkhead_full(phase: Phase, full: Full) -> Permission {
+    Permission::Rejected {
+        phase,
+        retry_after_ms: None,
+        reason: Rejection::Bulkhead { limit: full.limit },
     }
 }

@@ -61,6 +61,11 @@ impl Throttling {
     }
 }
 
+/// A rate in millionths as a percentage to one decimal, as messages show it.
+pub fn percent_of_ppm(rate_ppm: u32) -> f64 {
+    (f64::from(rate_ppm) / 1e3).round() / 10.0
+}
+
 /// What one process knows of a throttled circuit: the window its last
 /// register read back, and how much refusal it owes.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]

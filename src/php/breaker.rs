@@ -9,7 +9,7 @@ use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 
-use super::bulkhead::{HeldByFiber, Scope, counts, gate_of};
+use super::bulkhead::{HeldByFiber, Scope, counts, gate_of, scoped};
 use super::callback::{contain_panic, ending, finish};
 use super::classes::{
     CALL_NOT_PERMITTED, STORAGE_EXCEPTION, circuit_breaker_interface, in_scope_of, invalid_configuration,
@@ -36,7 +36,7 @@ use crate::core::counts::Outcome;
 use crate::core::duration::{Millis, checked_millis, format_float, seconds_to_millis};
 use crate::core::error::ConfigError;
 use crate::core::machine::Command;
-use crate::core::throttle::ThrottleMemo;
+use crate::core::throttle::{ThrottleMemo, percent_of_ppm};
 use crate::storage::bulkhead::held::Permit;
 use crate::storage::fleet::FleetCircuit;
 use crate::storage::kv::KvStorage;
@@ -395,7 +395,7 @@ impl CircuitBreaker {
                 .map(|(storage, _)| storage.scope())
                 .unwrap_or_default(),
         };
-        [scope.as_slice(), b"\0", &self.service].concat()
+        scoped(&scope, &self.service)
     }
 
     /// Where this breaker's bulkhead counts: the pool's table, or the
@@ -724,7 +724,7 @@ pub fn call_not_permitted(
         ),
         (Some(Rejection::Throttled { rate_ppm }), _) => format!(
             "Circuit '{name}' refuses {}% of its calls while its service fails too often (adaptive throttling): this call was not permitted",
-            format_float((f64::from(rate_ppm) / 1e3).round() / 10.0)
+            format_float(percent_of_ppm(rate_ppm))
         ),
         (_, Some(seconds)) => format!(
             "Circuit '{name}' is {}: no call permitted for {} s",
@@ -733,12 +733,10 @@ pub fn call_not_permitted(
         ),
         (_, None) => format!("Circuit '{name}' is {}: this call was not permitted", state.describe()),
     };
-    let reason = match (rejection, state) {
-        (Some(rejection), _) => Some(RejectionReason::of(state.into(), rejection)),
-        (None, State::Open) => Some(RejectionReason::CircuitOpen),
-        (None, State::HalfOpen) => Some(RejectionReason::HalfOpenTrialsTaken),
-        (None, State::Closed) => None,
-    };
+    // A breaker of one's own rejects in its state: no reason while closed.
+    let reason = rejection
+        .or((state != State::Closed).then_some(Rejection::Circuit))
+        .map(|rejection| RejectionReason::of(state.into(), rejection));
     let mut exception = new_exception(&CALL_NOT_PERMITTED, &message);
     if let Some(object) = exception.object_mut() {
         in_scope_of(&CALL_NOT_PERMITTED, || {

@@ -47,9 +47,15 @@ fn table(scope: Scope) -> &'static Table {
     }
 }
 
-/// Where the calls of `service` (its scoped name) take their permits;
-/// `None` when the table
-/// has no room for it, said once per process: its calls then go unbounded.
+/// A circuit's name in the bulkhead's table and throttling's memory: its
+/// storage's scope (`Storage::scope`), a NUL, its service.
+pub fn scoped(scope: &[u8], service: &[u8]) -> Vec<u8> {
+    [scope, b"\0", service].concat()
+}
+
+/// Where the calls of `service` (its name made by `scoped`) take their
+/// permits; `None` when the table has no room for it, said once per
+/// process: its calls then go unbounded.
 pub fn gate_of(service: &[u8], scope: Scope) -> Option<Gate> {
     let table = table(scope);
     let gate = table.entry_of(service).map(|entry| {
@@ -61,7 +67,7 @@ pub fn gate_of(service: &[u8], scope: Scope) -> Option<Gate> {
         if !SAID.replace(true) {
             log_notice(&format!(
                 "circuit_breaker: the bulkhead of '{}' has no room in the table of bulkheads (at most {} circuits): its calls are not bounded",
-                // The service, after its storage's scope.
+                // The service, after its storage's scope (`scoped`).
                 String::from_utf8_lossy(service.rsplit(|&byte| byte == 0).next().unwrap_or(service)),
                 SHARED_ENTRIES
             ));

@@ -16,7 +16,6 @@ use super::reentry::refuse_reconstruction;
 use super::typed::Bytes;
 use crate::breaker::Rejection;
 use crate::core::duration::format_float;
-use crate::core::machine::Phase;
 
 macro_rules! event_class {
     ($rust:ident, $php:literal $(, $field:ident : $ty:ty)*) => {
@@ -205,11 +204,7 @@ impl CallRejected {
                     [State::Open, State::HalfOpen],
                     "the state that rejected the call",
                 )?;
-                let phase = match state {
-                    State::Open => Phase::Open,
-                    _ => Phase::HalfOpen,
-                };
-                (state, RejectionReason::of(phase, Rejection::Circuit))
+                (state, RejectionReason::of(state.into(), Rejection::Circuit))
             }
             Some(RejectionReasonArg(reason)) if reason.allows(state.0) => (state.0, reason),
             Some(RejectionReasonArg(reason)) => {

@@ -15,7 +15,7 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
 use super::args::{CallableArg, Float, Text};
-use super::bulkhead::{HeldByFiber, Scope, counts, gate_of};
+use super::bulkhead::{HeldByFiber, Scope, counts, gate_of, scoped};
 use super::callback::{CallError, call_callable};
 use super::engine::{current_fiber, log_notice, startup_warning};
 use super::enums::State;
@@ -25,7 +25,7 @@ use crate::breaker::{Breaker, Event, Gate, Limits, Permission, Rejection};
 use crate::core::counts::Outcome;
 use crate::core::duration::{Millis, format_float};
 use crate::core::machine::{Command, Phase};
-use crate::core::throttle::ThrottleMemo;
+use crate::core::throttle::{ThrottleMemo, percent_of_ppm};
 use crate::http::file::{self, NamedBreaker};
 use crate::http::outcome;
 use crate::http::policy::{Mode, Policy, Settings, StorageSetting};
@@ -67,7 +67,7 @@ type AuthorityMemo = FastMap<Box<[u8]>, Option<Rc<Circuit>>>;
 
 impl Circuit {
     fn new(service: Vec<u8>, storage: Rc<dyn Storage>, policy: Rc<Policy>) -> Self {
-        let scoped = [storage.scope().as_slice(), b"\0", &service].concat();
+        let scoped = scoped(&storage.scope(), &service);
         let gate = policy
             .config
             .max_concurrent_calls
@@ -226,7 +226,7 @@ impl Refusal {
             Rejection::Throttled { rate_ppm } => {
                 return format!(
                     "the circuit breaker of '{name}' refuses {}% of its requests while they fail too often (adaptive throttling)",
-                    format_float((f64::from(rate_ppm) / 1e3).round() / 10.0)
+                    format_float(percent_of_ppm(rate_ppm))
                 );
             }
             Rejection::Circuit => {}

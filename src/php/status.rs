@@ -6,7 +6,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendHashTable, Zval};
 
 use super::args::{DateArg, Float, Int, ServiceName, StateArg, value_error};
-use super::bulkhead::{Scope, in_flight};
+use super::bulkhead::{Scope, in_flight, scoped};
 use super::callback::call_method;
 use super::classes::storage_exception;
 use super::clock::date_time;
@@ -123,7 +123,7 @@ impl CircuitStatus {
             .into_iter()
             .map(|(service, state, counters)| {
                 let mut made = Self::new(&service, status_without_config(state, now), None, counters, now);
-                made.bulkhead = in_flight(&[scope, b"\0", &service].concat(), Scope::Pool).map(shown_bulkhead);
+                made.bulkhead = in_flight(&scoped(scope, &service), Scope::Pool).map(shown_bulkhead);
                 object(made)
             })
             .collect()
