@@ -15,7 +15,7 @@ use crate::core::rules::OpeningCause;
 use crate::core::throttle::ThrottleMemo;
 use crate::storage::bulkhead::held::{self, Permit};
 use crate::storage::bulkhead::{EntryIndex, Full, Table};
-use crate::storage::{CallCounters, Notice, OutcomeRecord, RememberedOpen, Storage, StorageError};
+use crate::storage::{CallCounters, Circuit, Notice, OutcomeRecord, RememberedOpen, StorageError};
 
 /// How many times a call retries after losing a race to another process.
 /// Each lost race means another process stored a newer state; a few are
@@ -110,13 +110,24 @@ pub struct Admission {
     pub permit: Option<Permit>,
 }
 
-pub struct Breaker<'a, S: Storage + ?Sized> {
-    pub service: &'a [u8],
+/// One circuit under one configuration, as a breaker runs it: every call
+/// begins on its circuit (one deadline for all its round trips), then runs
+/// the core over it.
+pub struct Breaker<'a> {
     pub config: &'a Config,
-    pub storage: &'a S,
+    pub circuit: &'a dyn Circuit,
+    /// Whether the `now` given to each call is read from the storage's own
+    /// clock (the system's), which the storage then need not read again.
+    pub storage_clock: bool,
 }
 
-impl<S: Storage + ?Sized> Breaker<'_, S> {
+impl Breaker<'_> {
+    /// A call begins at `now` (`None`: one that reads no clock).
+    #[inline]
+    fn begin(&self, now: Option<Millis>) {
+        self.circuit.begin_call(now.filter(|_| self.storage_clock));
+    }
+
     /// Whether a call may go to the service now. A storage failure permits it.
     #[inline]
     pub fn acquire(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> Permission {
@@ -127,6 +138,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     /// of the half-open state (one whose timeout a caller may shorten).
     #[inline]
     pub fn acquire_noting_trial(&self, now: Millis, emit: &mut dyn FnMut(Event)) -> (Permission, bool) {
+        self.begin(Some(now));
         let decided = self.decide(now, Limits::default(), &mut None, emit);
         self.pass_notices(emit);
         decided
@@ -138,6 +150,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     /// bounds it (the gate is not the storage).
     #[inline]
     pub fn admit(&self, now: Millis, limits: Limits<'_>, emit: &mut dyn FnMut(Event)) -> Admission {
+        self.begin(Some(now));
         let mut permit = None;
         let (permission, trial) = self.decide(now, limits, &mut permit, emit);
         self.pass_notices(emit);
@@ -150,7 +163,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
 
     /// What the storage told beside its results, as events.
     fn pass_notices(&self, emit: &mut dyn FnMut(Event)) {
-        self.storage.take_notices(&mut |notice| {
+        self.circuit.take_notices(&mut |notice| {
             emit(match notice {
                 Notice::StorageFailed(error) => Event::StorageFailed(error),
                 Notice::StorageRecovered => Event::StorageRecovered,
@@ -187,11 +200,11 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             }
         };
         match decided.0 {
-            Permission::Permitted if counted => self.storage.count_permission(self.service, true, self.config),
+            Permission::Permitted if counted => self.circuit.count_permission(true, self.config),
             Permission::Permitted => {}
             Permission::Rejected { phase, reason, .. } => {
                 if counted {
-                    self.storage.count_permission(self.service, false, self.config);
+                    self.circuit.count_permission(false, self.config);
                 }
                 emit(Event::Rejected { phase, reason });
             }
@@ -208,8 +221,8 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         emit: &mut dyn FnMut(Event),
     ) -> Result<(Permission, bool), StorageError> {
         if let Some(open) = self
-            .storage
-            .remembered_open_until(self.service)
+            .circuit
+            .remembered_open_until()
             .filter(|open| now < open.until && now < open.recheck_at)
         {
             return Ok((
@@ -221,7 +234,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
                 false,
             ));
         }
-        let stored = self.storage.load_state(self.service)?;
+        let stored = self.circuit.load_state()?;
         let state = self.settle(stored, now, emit)?;
         Ok(match state.phase {
             Phase::Closed => {
@@ -247,7 +260,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
                     until: now + remaining,
                     recheck_at: now + TRUST_REMEMBERED_OPEN_MS,
                 };
-                self.storage.remember_open_until(self.service, Some(open));
+                self.circuit.remember_open_until(Some(open));
                 (
                     Permission::Rejected {
                         phase: Phase::Open,
@@ -263,9 +276,9 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
                 if let Err(full) = self.enter(limits.gate, permit) {
                     return Ok((bulkhead_full(Phase::HalfOpen, full), false));
                 }
-                let admission =
-                    self.storage
-                        .admit_half_open(self.service, state, self.config.state_ttl_ms(Phase::HalfOpen))?;
+                let admission = self
+                    .circuit
+                    .admit_half_open(state, self.config.state_ttl_ms(Phase::HalfOpen))?;
                 if self.config.half_open.admits(admission, state.since, now) {
                     (Permission::Permitted, true)
                 } else {
@@ -326,6 +339,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
         throttle: Option<&Cell<ThrottleMemo>>,
         emit: &mut dyn FnMut(Event),
     ) {
+        self.begin(Some(now));
         if let Err(error) = self.try_register(outcome, duration_ms, now, throttle, emit) {
             emit(Event::StorageFailed(error));
         }
@@ -342,7 +356,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     ) -> Result<(), StorageError> {
         let record = OutcomeRecord::new(self.config, outcome, duration_ms, now);
         for _ in 0..MAX_RACES {
-            let (state, tally) = self.storage.record_outcome(self.service, &record)?;
+            let (state, tally) = self.circuit.record_outcome(&record)?;
             if due_transition(state, now, self.config).is_some() {
                 // Counted in a state that time has ended: make the transition,
                 // then count again in the state that is current.
@@ -371,17 +385,18 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
 
     /// The state the next call would find, changing nothing.
     pub fn state(&self, now: Millis) -> Result<Phase, StorageError> {
-        let stored = self.storage.load_state(self.service)?;
+        self.begin(Some(now));
+        let stored = self.circuit.load_state()?;
         Ok(effective_state(stored, now, self.config).phase)
     }
 
     /// What the next call would find, changing nothing, with the window of
     /// its state as the rules see it (counter values by slot).
     pub fn status(&self, now: Millis) -> Result<(Status, Vec<u64>), StorageError> {
-        let stored = self.storage.load_state(self.service)?;
+        self.begin(Some(now));
+        let stored = self.circuit.load_state()?;
         let state = effective_state(stored, now, self.config);
-        let window = self.storage.read_window(
-            self.service,
+        let window = self.circuit.read_window(
             state.generation,
             self.config.window,
             self.config.bands.slot_count(),
@@ -392,13 +407,15 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
 
     /// The circuit's counters for metrics, when the storage keeps them.
     pub fn counters(&self) -> Result<Option<CallCounters>, StorageError> {
-        self.storage.counters(self.service)
+        self.begin(None);
+        self.circuit.counters()
     }
 
     /// Carries out an operator's command: one compare-and-set from the
     /// stored state, whose winner emits the event; a lost race is retried
     /// from the state that won it, since a command overrides any state.
     pub fn command(&self, command: Command, now: Millis, emit: &mut dyn FnMut(Event)) -> Result<(), StorageError> {
+        self.begin(Some(now));
         let done = self.try_command(command, now, emit);
         self.pass_notices(emit);
         done
@@ -406,11 +423,11 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
 
     fn try_command(&self, command: Command, now: Millis, emit: &mut dyn FnMut(Event)) -> Result<(), StorageError> {
         for _ in 0..MAX_RACES {
-            let stored = self.storage.load_state(self.service)?;
+            let stored = self.circuit.load_state()?;
             let transition = commanded_transition(stored, command, now);
             if self.put(&transition, now)? {
                 // This process may remember the circuit open: forget it.
-                self.storage.remember_open_until(self.service, None);
+                self.circuit.remember_open_until(None);
                 emit(match command {
                     Command::ForceOpen(duration_ms) => Event::Forced {
                         phase: Phase::Open,
@@ -465,7 +482,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             cause: None,
         };
         if !self.put(&clamp, now)? {
-            let stored = self.storage.load_state(self.service)?;
+            let stored = self.circuit.load_state()?;
             return self.settle_due(clamped_to_clock(stored, now, self.config).unwrap_or(stored), now, emit);
         }
         emit(Event::ClockAhead {
@@ -487,7 +504,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
             if self.store(transition, now, emit)? {
                 return Ok(transition.to);
             }
-            stored = self.storage.load_state(self.service)?;
+            stored = self.circuit.load_state()?;
         }
         Ok(effective_state(stored, now, self.config))
     }
@@ -496,8 +513,7 @@ impl<S: Storage + ?Sized> Breaker<'_, S> {
     /// Compare-and-set of a transition, keeping the new state as long as
     /// it must live; tells whether this process won.
     fn put(&self, transition: &Transition, now: Millis) -> Result<bool, StorageError> {
-        self.storage.compare_and_set_state(
-            self.service,
+        self.circuit.compare_and_set_state(
             transition.from,
             transition.to,
             self.config.state_ttl_ms_of(&transition.to, now),

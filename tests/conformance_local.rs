@@ -15,7 +15,7 @@ use circuit_breaker::storage::fleet::memory_store::MemoryFleetStore;
 use circuit_breaker::storage::kv::{KeyValue, KvStorage, Values, key_name};
 use circuit_breaker::storage::memory::InMemoryStorage;
 use circuit_breaker::storage::shm::{Segment, SharedMemoryStorage};
-use circuit_breaker::storage::{Storage, StorageError};
+use circuit_breaker::storage::{CircuitStore, Storage, StorageError};
 use conformance::fleet::Fleet;
 use conformance::{Backend, Clock};
 
@@ -26,7 +26,7 @@ struct Memory {
 }
 
 impl Backend for Memory {
-    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+    fn store(&self, prefix: &[u8]) -> Rc<dyn CircuitStore> {
         let clock = self.clock.clone();
         self.storages
             .borrow_mut()
@@ -43,7 +43,7 @@ struct SharedMemory {
 }
 
 impl Backend for SharedMemory {
-    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+    fn store(&self, prefix: &[u8]) -> Rc<dyn CircuitStore> {
         let clock = self.clock.clone();
         Rc::new(SharedMemoryStorage::new(
             self.segment,
@@ -61,7 +61,7 @@ struct MemoryFleetStores {
 }
 
 impl Backend for MemoryFleetStores {
-    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+    fn store(&self, prefix: &[u8]) -> Rc<dyn CircuitStore> {
         let clock = self.clock.clone();
         Rc::new(
             self.stores
@@ -136,7 +136,7 @@ struct KeyValueMap {
 impl KeyValueMap {
     /// A storage object over the map whose workers remember open circuits
     /// under `memory`, as a process does.
-    fn storage_remembering_as(&self, prefix: &[u8], memory: &str) -> Rc<dyn Storage> {
+    fn storage_remembering_as(&self, prefix: &[u8], memory: &str) -> Rc<dyn CircuitStore> {
         let store = MapStore {
             clock: self.clock.clone(),
             entries: self.entries.clone(),
@@ -153,7 +153,7 @@ impl KeyValueMap {
 
 impl Backend for KeyValueMap {
     /// Workers remember open circuits, as with Memcached.
-    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+    fn store(&self, prefix: &[u8]) -> Rc<dyn CircuitStore> {
         self.storage_remembering_as(prefix, "this server")
     }
 

@@ -20,7 +20,7 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use circuit_breaker::core::duration::Millis;
-use circuit_breaker::storage::Storage;
+use circuit_breaker::storage::CircuitStore;
 use circuit_breaker::storage::memcached::{key_base, memcached_storage};
 use circuit_breaker::storage::redis::{RedisStorage, Target, parse_dsn};
 use conformance::fleet::Fleet;
@@ -50,7 +50,7 @@ struct Redis {
 }
 
 impl Backend for Redis {
-    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+    fn store(&self, prefix: &[u8]) -> Rc<dyn CircuitStore> {
         let prefix = [self.prefix.as_bytes(), prefix].concat();
         Rc::new(RedisStorage::new(self.target.clone(), prefix, TIMEOUT).expect("a valid storage"))
     }
@@ -73,7 +73,7 @@ struct Memcached {
 }
 
 impl Backend for Memcached {
-    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+    fn store(&self, prefix: &[u8]) -> Rc<dyn CircuitStore> {
         let prefix = [self.prefix.as_bytes(), prefix].concat();
         Rc::new(memcached_storage(self.servers.clone(), prefix, TIMEOUT))
     }

@@ -5,6 +5,7 @@
 
 use std::io::{Read, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -18,12 +19,25 @@ use circuit_breaker::core::rules::OpeningRule;
 use circuit_breaker::storage::bulkhead::held;
 use circuit_breaker::storage::bulkhead::{Owner, Table};
 use circuit_breaker::storage::shm::{CircuitMemo, Segment, SharedMemoryStorage};
-use circuit_breaker::storage::{OutcomeRecord, Storage};
+use circuit_breaker::storage::{Circuit, CircuitStore, OutcomeRecord, Storage};
 
 const T0: Millis = 1_764_000_000_000;
 
-fn storage(segment: &'static Segment, now: Millis) -> SharedMemoryStorage {
-    SharedMemoryStorage::new(segment, Vec::new(), Box::new(move || now))
+fn storage(segment: &'static Segment, now: Millis) -> Rc<SharedMemoryStorage> {
+    Rc::new(SharedMemoryStorage::new(segment, Vec::new(), Box::new(move || now)))
+}
+
+/// The circuit of `service` a breaker over `storage` keeps.
+fn circuit_of(storage: &Rc<SharedMemoryStorage>, service: &[u8]) -> Box<dyn Circuit> {
+    Rc::clone(storage).circuit(service)
+}
+
+fn on<'a>(circuit: &'a dyn Circuit, config: &'a Config) -> Breaker<'a> {
+    Breaker {
+        config,
+        circuit,
+        storage_clock: false,
+    }
 }
 
 fn config(window: f64) -> Config {
@@ -105,11 +119,8 @@ fn no_increment_is_lost() {
         .map(|_| {
             fork(|| {
                 let storage = storage(segment, T0);
-                let breaker = Breaker {
-                    service: b"counted",
-                    config: &config,
-                    storage: &storage,
-                };
+                let breaker_circuit = circuit_of(&storage, b"counted");
+                let breaker = on(breaker_circuit.as_ref(), &config);
                 for _ in 0..OUTCOMES {
                     breaker.register(Outcome::Success, None, T0, &mut |event| panic!("unexpected {event:?}"));
                 }
@@ -132,7 +143,7 @@ fn race(
     segment: &'static Segment,
     config: &Config,
     workers: usize,
-    work: impl Fn(&Breaker<'_, SharedMemoryStorage>, &mut dyn FnMut(Event)) + Copy,
+    work: impl Fn(&Breaker<'_>, &mut dyn FnMut(Event)) + Copy,
 ) -> String {
     let (mut reader, writer) = pipe();
     let children: Vec<_> = (0..workers)
@@ -140,11 +151,8 @@ fn race(
             let mut writer = writer.try_clone().unwrap();
             fork(move || {
                 let storage = storage(segment, T0);
-                let breaker = Breaker {
-                    service: b"raced",
-                    config,
-                    storage: &storage,
-                };
+                let breaker_circuit = circuit_of(&storage, b"raced");
+                let breaker = on(breaker_circuit.as_ref(), config);
                 let mut letters = String::new();
                 work(&breaker, &mut |event| {
                     letters.push(match event {
@@ -198,11 +206,8 @@ fn each_transition_is_emitted_once() {
     // ahead. The eight bound it to their own clock: one of them stores that, once.
     let ahead = T0 + 10_000 + 3_600_000;
     let storage = storage(segment, ahead);
-    let breaker = Breaker {
-        service: b"raced",
-        config: &config,
-        storage: &storage,
-    };
+    let breaker_circuit = circuit_of(&storage, b"raced");
+    let breaker = on(breaker_circuit.as_ref(), &config);
     for _ in 0..20 {
         breaker.register(Outcome::Failure, None, ahead, &mut |_| {});
     }
@@ -351,11 +356,8 @@ fn sigkill_stress() {
     let spawn = |slot: usize| {
         fork(move || {
             let storage = storage(segment, T0);
-            let counted = Breaker {
-                service: b"stressed",
-                config,
-                storage: &storage,
-            };
+            let counted_circuit = circuit_of(&storage, b"stressed");
+            let counted = on(counted_circuit.as_ref(), config);
             let mut round = 0u64;
             loop {
                 counted.register(Outcome::Success, None, T0, &mut |_| {});
@@ -368,12 +370,12 @@ fn sigkill_stress() {
                 }
                 if round.is_multiple_of(64) {
                     let name = format!("fresh-{}-{}", slot % 16, (round / 64) % 32);
-                    Breaker {
-                        service: name.as_bytes(),
-                        config,
-                        storage: &storage,
-                    }
-                    .register(Outcome::Failure, None, T0, &mut |_| {});
+                    on(circuit_of(&storage, name.as_bytes()).as_ref(), config).register(
+                        Outcome::Failure,
+                        None,
+                        T0,
+                        &mut |_| {},
+                    );
                 }
             }
         })
@@ -406,12 +408,7 @@ fn sigkill_stress() {
     // Nothing hangs: the parent still claims records and counts.
     let storage = storage(segment, T0);
     let began = Instant::now();
-    Breaker {
-        service: b"after",
-        config,
-        storage: &storage,
-    }
-    .register(Outcome::Success, None, T0, &mut |e| panic!("{e:?}"));
+    on(circuit_of(&storage, b"after").as_ref(), config).register(Outcome::Success, None, T0, &mut |e| panic!("{e:?}"));
     assert!(began.elapsed() < Duration::from_secs(1));
     // Every acknowledged outcome is counted; a killed worker may have
     // counted one more than it could acknowledge, never one less.
@@ -445,11 +442,8 @@ fn commands_raced_and_killed_leave_consistent_states() {
     let spawn = |worker: u64| {
         fork(move || {
             let storage = storage(segment, T0);
-            let breaker = Breaker {
-                service: b"commanded",
-                config,
-                storage: &storage,
-            };
+            let breaker_circuit = circuit_of(&storage, b"commanded");
+            let breaker = on(breaker_circuit.as_ref(), config);
             // Worker w forces for (w + 1) minutes, at instants congruent to w mod 10.
             let duration = (worker as Millis % 10 + 1) * 60_000;
             let mut step: Millis = 0;
@@ -526,11 +520,8 @@ fn commands_raced_and_killed_leave_consistent_states() {
     let storage = storage(segment, T0);
     let listed = storage.list_circuits(b"").unwrap();
     assert_eq!(listed.iter().filter(|(name, _)| name == b"commanded").count(), 1);
-    let breaker = Breaker {
-        service: b"commanded",
-        config,
-        storage: &storage,
-    };
+    let breaker_circuit = circuit_of(&storage, b"commanded");
+    let breaker = on(breaker_circuit.as_ref(), config);
     breaker.command(Command::Reset, T0 + 1_000_000, &mut |_| {}).unwrap();
     assert_eq!(breaker.acquire(T0 + 1_000_000, &mut |_| {}), Permission::Permitted);
     println!("    {kills} workers killed, {won} commands won, {read} states read, {known} forced with a known start");

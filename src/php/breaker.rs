@@ -24,7 +24,7 @@ use super::fleet::FleetStorage;
 use super::memcached::MemcachedStorage;
 use super::redis::RedisStorage;
 use super::reentry::{AtWork, refuse_reconstruction};
-use super::shared_memory::{ApcuStorage, SharedMemoryStorage, SharedStorage};
+use super::shared_memory::{ApcuStorage, SharedMemoryStorage};
 use super::status::CircuitStatus;
 use super::storage::InMemoryStorage;
 use super::throttle::memo_of;
@@ -38,37 +38,36 @@ use crate::core::error::ConfigError;
 use crate::core::machine::Command;
 use crate::core::throttle::{ThrottleMemo, percent_of_ppm};
 use crate::storage::bulkhead::held::Permit;
-use crate::storage::fleet::FleetCircuit;
 use crate::storage::kv::KvStorage;
-use crate::storage::shm::CircuitMemo;
-use crate::storage::{Storage, StorageError};
+use crate::storage::{Circuit as StoredCircuit, Storage, StorageError};
 
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\CircuitBreaker")]
 #[php(implements(ce = circuit_breaker_interface, stub = "\\Zeusi\\CircuitBreaker\\CircuitBreakerInterface"))]
 #[php(implements(ce = manual_control_interface, stub = "\\Zeusi\\CircuitBreaker\\ManualControlInterface"))]
 pub struct CircuitBreaker {
-    service: Vec<u8>,
     config: Rc<Config>,
     /// Keeps the configured rule objects alive for `OpeningCause`.
     pub(super) configuration: Zval,
     pub(super) storage: Zval,
     /// The composition over a storage written in PHP, when it is one.
-    pub(super) userland: Option<KvStorage<UserlandKeyValue>>,
+    pub(super) userland: Option<Rc<KvStorage<UserlandKeyValue>>>,
     pub(super) listener: Option<Zval>,
     pub(super) clock: Clock,
     /// The fibers in which this breaker reads its clock and works on its
     /// storage: PHP code called then (a storage, clock or curve written in
     /// PHP) that calls back into this breaker from the same fiber is refused.
     at_work: AtWork,
-    /// The Rust storage behind `storage`, found once when the breaker is made.
-    resolved: Resolved,
-    /// Where its circuit's record lies in the shared memory, when that is
-    /// its storage (a call then neither hashes nor compares the name), and
-    /// the sums of the past buckets of its window.
-    memo: CircuitMemo,
-    /// The same on a `FleetStorage`: the places of its host records.
-    fleet_circuit: OnceCell<FleetCircuit>,
+    /// The circuit of its service, asked of the Rust storage behind
+    /// `storage` once, when the breaker is made: it keeps what its calls
+    /// learn (where its record lies in the shared memory, the places of a
+    /// fleet's host records), so that a call neither hashes nor compares
+    /// the name.
+    circuit: Box<dyn StoredCircuit>,
+    /// That Rust storage (the composition over `userland`, for a storage
+    /// written in PHP).
+    native: Rc<dyn Storage>,
+    kind: StorageKind,
     /// Where its bulkhead counts, found at its first call, when its
     /// configuration has one.
     gate: OnceCell<Option<Gate>>,
@@ -76,6 +75,41 @@ pub struct CircuitBreaker {
     permits: HeldByFiber,
     /// This process's memory of its window, when its rules throttle.
     throttle: OnceCell<Rc<Cell<ThrottleMemo>>>,
+}
+
+/// What a breaker must know of its storage's class.
+enum StorageKind {
+    /// A storage written in PHP.
+    Userland,
+    /// An `InMemoryStorage`, with the flag that marks it at work while its
+    /// operations call into PHP (its clock).
+    Memory(Rc<AtWork>),
+    /// Any other storage of this extension.
+    Native,
+}
+
+/// The Rust storage inside a storage object of this extension.
+fn native_storage(storage: &Zval) -> Option<(Rc<dyn Storage>, StorageKind)> {
+    fn inner<T: ext_php_rs::class::RegisteredClass>(object: &ext_php_rs::types::ZendObject) -> Option<&T> {
+        ZendClassObject::<T>::from_zend_obj(object)?.obj.as_ref()
+    }
+    let object = storage.object()?;
+    if let Some(memory) = inner::<InMemoryStorage>(object) {
+        let storage: Rc<dyn Storage> = memory.storage.clone();
+        return Some((storage, StorageKind::Memory(Rc::clone(&memory.at_work))));
+    }
+    let storage: Rc<dyn Storage> = if let Some(shared) = inner::<SharedMemoryStorage>(object) {
+        shared.storage.storage()
+    } else if let Some(redis) = inner::<RedisStorage>(object) {
+        redis.storage.clone()
+    } else if let Some(memcached) = inner::<MemcachedStorage>(object) {
+        memcached.storage.clone()
+    } else if let Some(fleet) = inner::<FleetStorage>(object) {
+        fleet.storage.storage()
+    } else {
+        inner::<ApcuStorage>(object)?.storage.storage()
+    };
+    Some((storage, StorageKind::Native))
 }
 
 /// Why the core did not run, or did not finish, for a call.
@@ -160,7 +194,7 @@ impl CircuitBreaker {
     }
 
     pub fn get_service(&self) -> Bytes<'_> {
-        Bytes(&self.service)
+        Bytes(self.service())
     }
 
     /// No call is permitted for `$duration` seconds, whatever the outcomes,
@@ -192,7 +226,7 @@ impl CircuitBreaker {
                 .map(|(status, window, counters)| {
                     let bulkhead = self.config.max_concurrent_calls.and_then(|_| self.gate()).map(counts);
                     StatusObject(CircuitStatus::of_breaker(
-                        &self.service,
+                        self.service(),
                         status,
                         &window,
                         counters,
@@ -222,12 +256,8 @@ impl CircuitBreaker {
         listener: Option<&Zval>,
         clock: Option<&Zval>,
     ) -> Result<Self, PhpException> {
-        let resolved = Resolved::of(storage);
-        // SAFETY: `storage` holds the object `resolved` points into, alive
-        // for this call.
-        let native = unsafe { resolved.storage() }.map(|(storage, _)| storage);
-        let userland = match native {
-            Some(_) => None,
+        let (native, kind, userland) = match native_storage(storage) {
+            Some((native, kind)) => (native, kind, None),
             None => {
                 let missing = missing_primitives(storage);
                 if !missing.is_empty() {
@@ -237,11 +267,16 @@ impl CircuitBreaker {
                         "a storage of this extension, or a KeyValueStoreInterface (increment(), getMultiple(), compareAndSet())",
                     )));
                 }
-                Some(userland_storage(storage))
+                let userland = Rc::new(userland_storage(storage));
+                (
+                    Rc::clone(&userland) as Rc<dyn Storage>,
+                    StorageKind::Userland,
+                    Some(userland),
+                )
             }
         };
         let slots = config.bands.slot_count();
-        if let Some(max_slots) = native.and_then(|native| native.max_slots()).filter(|&max| slots > max) {
+        if let Some(max_slots) = native.max_slots().filter(|&max| slots > max) {
             return Err(invalid_configuration(ConfigError::new(
                 "openingRules",
                 format!("{} distinct slow call durations", slots / 2 - 2),
@@ -253,7 +288,9 @@ impl CircuitBreaker {
             )));
         }
         Ok(Self {
-            service,
+            circuit: Rc::clone(&native).circuit(&service),
+            native,
+            kind,
             config,
             configuration: configuration.shallow_clone(),
             storage: storage.shallow_clone(),
@@ -261,9 +298,6 @@ impl CircuitBreaker {
             userland,
             clock: Clock::from_arg(clock),
             at_work: AtWork::default(),
-            resolved,
-            memo: CircuitMemo::default(),
-            fleet_circuit: OnceCell::new(),
             gate: OnceCell::new(),
             permits: HeldByFiber::default(),
             throttle: OnceCell::new(),
@@ -304,69 +338,26 @@ impl CircuitBreaker {
     fn with_core<T>(
         &self,
         emit: &mut dyn FnMut(Event),
-        run: impl for<'b> FnOnce(&Breaker<'b, dyn Storage + 'b>, Millis, &mut dyn FnMut(Event)) -> T,
+        run: impl for<'b> FnOnce(&Breaker<'b>, Millis, &mut dyn FnMut(Event)) -> T,
     ) -> Result<(T, Millis), Interrupted> {
         let reentered = || Interrupted::Reentered(self.reentered());
         let _working = self.at_work.enter().ok_or_else(reentered)?;
-        // SAFETY: `self.storage` holds a reference to the object `resolved`
-        // points into for as long as this breaker lives.
-        let native = unsafe { self.resolved.storage() };
-        let (storage, storage_at_work): (&dyn Storage, _) = match &self.userland {
-            Some(userland) => (userland, None),
-            None => native.expect("checked at construction"),
-        };
-        let bound = match (&self.userland, &self.resolved) {
-            // SAFETY: as for `native`.
-            (None, Resolved::Shared(shared)) => unsafe { &**shared }.ready().map(Bindable::Shared),
-            // SAFETY: as for `native`.
-            (None, Resolved::Fleet(fleet)) => unsafe { &**fleet }.storage.ready().map(Bindable::Fleet),
-            _ => None,
-        };
-        let _storage_working = match storage_at_work {
-            Some(at_work) => Some(at_work.enter().ok_or_else(reentered)?),
-            None => None,
+        let _storage_working = match &self.kind {
+            StorageKind::Memory(at_work) => Some(at_work.enter().ok_or_else(reentered)?),
+            StorageKind::Userland | StorageKind::Native => None,
         };
         contain_panic(|| {
             let now = self.clock.now_ms();
             if ending().is_some() {
                 return Err(Interrupted::Ending);
             }
-            // The system clock is the storage's own: one read serves both.
-            let storage_now = matches!(self.clock, Clock::System).then_some(now);
-            let result = match bound {
-                Some(Bindable::Shared(shared)) => {
-                    let bound = shared.for_circuit(&self.memo, storage_now);
-                    let breaker = Breaker {
-                        service: &self.service,
-                        config: &self.config,
-                        storage: &bound as &dyn Storage,
-                    };
-                    run(&breaker, now, emit)
-                }
-                Some(Bindable::Fleet(fleet)) => {
-                    let circuit = self.fleet_circuit.get_or_init(|| fleet.circuit_of(&self.service));
-                    let bound = fleet.for_circuit(circuit, storage_now);
-                    // One deadline for every round trip of this call.
-                    bound.begin_call();
-                    let breaker = Breaker {
-                        service: &self.service,
-                        config: &self.config,
-                        storage: &bound as &dyn Storage,
-                    };
-                    run(&breaker, now, emit)
-                }
-                None => {
-                    // One deadline for every round trip of this call.
-                    storage.begin_call();
-                    let breaker = Breaker {
-                        service: &self.service,
-                        config: &self.config,
-                        storage,
-                    };
-                    run(&breaker, now, emit)
-                }
+            let breaker = Breaker {
+                config: &self.config,
+                circuit: &*self.circuit,
+                // The system clock is the storage's own: one read serves both.
+                storage_clock: matches!(self.clock, Clock::System),
             };
-            Ok((result, now))
+            Ok((run(&breaker, now, emit), now))
         })
         .map_err(Interrupted::Panicked)?
     }
@@ -387,24 +378,21 @@ impl CircuitBreaker {
     /// its storage's scope (an `InMemoryStorage` object is a store of its
     /// own; a class written in PHP, its class), then its service.
     fn scoped_name(&self) -> Vec<u8> {
-        let scope = match (&self.resolved, &self.userland) {
-            (Resolved::Memory(memory), _) => format!("memory {:p}", *memory).into_bytes(),
-            (_, Some(_)) => self.storage_name().into_bytes(),
-            // SAFETY: `self.storage` holds the object `resolved` points into.
-            _ => unsafe { self.resolved.storage() }
-                .map(|(storage, _)| storage.scope())
-                .unwrap_or_default(),
+        let scope = match &self.kind {
+            StorageKind::Memory(_) => format!("memory {:p}", Rc::as_ptr(&self.native).cast::<()>()).into_bytes(),
+            StorageKind::Userland => self.storage_name().into_bytes(),
+            StorageKind::Native => self.native.scope(),
         };
-        scoped(&scope, &self.service)
+        scoped(&scope, self.service())
     }
 
     /// Where this breaker's bulkhead counts: the pool's table, or the
     /// process's own over an `InMemoryStorage`.
     fn gate(&self) -> Option<Gate> {
         *self.gate.get_or_init(|| {
-            let scope = match self.resolved {
-                Resolved::Memory(_) => Scope::Process,
-                _ => Scope::Pool,
+            let scope = match self.kind {
+                StorageKind::Memory(_) => Scope::Process,
+                StorageKind::Userland | StorageKind::Native => Scope::Pool,
             };
             gate_of(&self.scoped_name(), scope)
         })
@@ -424,7 +412,7 @@ impl CircuitBreaker {
     fn with_events<T>(
         &self,
         failed_open: T,
-        run: impl for<'b> FnOnce(&Breaker<'b, dyn Storage + 'b>, Millis, &mut dyn FnMut(Event)) -> T,
+        run: impl for<'b> FnOnce(&Breaker<'b>, Millis, &mut dyn FnMut(Event)) -> T,
     ) -> Result<T, PhpException> {
         let collect = self.listener.is_some();
         let mut events = Vec::new();
@@ -534,7 +522,7 @@ impl CircuitBreaker {
     }
 
     pub fn get_service_zval(&self) -> Zval {
-        Bytes(&self.service).into_zval(false).unwrap_or_default()
+        Bytes(self.service()).into_zval(false).unwrap_or_default()
     }
 
     /// The class of the storage, as the error log names it.
@@ -545,8 +533,13 @@ impl CircuitBreaker {
             .unwrap_or_else(|| "the storage".to_owned())
     }
 
+    /// The service, as raw bytes.
+    pub fn service(&self) -> &[u8] {
+        self.circuit.service()
+    }
+
     pub fn service_name(&self) -> String {
-        String::from_utf8_lossy(&self.service).into_owned()
+        String::from_utf8_lossy(self.service()).into_owned()
     }
 
     /// Events are delivered once the storage work is over, so a listener
@@ -564,7 +557,7 @@ impl CircuitBreaker {
         }
         let time = now as f64 / 1_000.0;
         for event in events.into_iter().filter_map(|event| self.php_event(event)) {
-            deliver(listener, event, &self.service, time);
+            deliver(listener, event, self.service(), time);
         }
     }
 
@@ -607,90 +600,6 @@ impl CircuitBreaker {
             // Logged where emitted, not an event of the listener's.
             Event::ClockAhead { .. } => return None,
         })
-    }
-}
-
-/// A storage that a breaker binds to its circuit for each call, keeping
-/// the place of its records between calls.
-#[derive(Clone, Copy)]
-enum Bindable<'a> {
-    Shared(&'a crate::storage::shm::SharedMemoryStorage),
-    Fleet(&'a crate::storage::fleet::FleetStorage),
-}
-
-/// The Rust storage behind a storage object of this extension, with the
-/// flag that marks it at work when its operations call into PHP (the clock of
-/// an `InMemoryStorage`).
-type NativeStorage<'a> = (&'a (dyn Storage + 'a), Option<&'a AtWork>);
-
-/// The Rust value inside the storage object of a breaker, found once when
-/// the breaker is made instead of trying each class on every call. It points
-/// into that object, which the breaker holds.
-enum Resolved {
-    /// A storage written in PHP.
-    Userland,
-    Memory(*const InMemoryStorage),
-    Shared(*const SharedStorage),
-    Redis(*const RedisStorage),
-    Memcached(*const MemcachedStorage),
-    Fleet(*const FleetStorage),
-}
-
-impl Resolved {
-    fn of(storage: &Zval) -> Self {
-        fn inner<T: ext_php_rs::class::RegisteredClass>(object: &ext_php_rs::types::ZendObject) -> Option<*const T> {
-            ZendClassObject::<T>::from_zend_obj(object)?
-                .obj
-                .as_ref()
-                .map(std::ptr::from_ref)
-        }
-        let Some(object) = storage.object() else {
-            return Self::Userland;
-        };
-        if let Some(memory) = inner::<InMemoryStorage>(object) {
-            return Self::Memory(memory);
-        }
-        if let Some(shared) = inner::<SharedMemoryStorage>(object) {
-            // SAFETY: just found in the live object.
-            return Self::Shared(unsafe { &raw const (*shared).storage });
-        }
-        if let Some(redis) = inner::<RedisStorage>(object) {
-            return Self::Redis(redis);
-        }
-        if let Some(memcached) = inner::<MemcachedStorage>(object) {
-            return Self::Memcached(memcached);
-        }
-        if let Some(fleet) = inner::<FleetStorage>(object) {
-            return Self::Fleet(fleet);
-        }
-        match inner::<ApcuStorage>(object) {
-            // SAFETY: just found in the live object.
-            Some(apcu) => Self::Shared(unsafe { &raw const (*apcu).storage }),
-            None => Self::Userland,
-        }
-    }
-
-    /// The storage, unless it is written in PHP.
-    ///
-    /// # Safety
-    ///
-    /// The storage object this was resolved from must still be alive. PHP
-    /// never moves an object, and the Rust value lives inside it: a second
-    /// `__construct()` (refused by the storages whose calls run PHP code or
-    /// whose breakers remember a place) would replace it where it is.
-    unsafe fn storage<'a>(&self) -> Option<NativeStorage<'a>> {
-        // SAFETY: the caller keeps the object alive; PHP never moves an
-        // object, and the Rust value lives inside it.
-        unsafe {
-            match *self {
-                Self::Userland => None,
-                Self::Memory(memory) => Some((&(*memory).storage, Some(&(*memory).at_work))),
-                Self::Shared(shared) => Some((&*shared, None)),
-                Self::Redis(redis) => Some((&(*redis).storage, None)),
-                Self::Memcached(memcached) => Some((&(*memcached).storage, None)),
-                Self::Fleet(fleet) => Some((&(*fleet).storage, None)),
-            }
-        }
     }
 }
 

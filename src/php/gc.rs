@@ -25,7 +25,6 @@ use super::control::CircuitControl;
 use super::events::{CircuitOpened, OpeningCause, StorageFailed};
 use super::execution::ProtectingBreaker;
 use super::execution::{Attempt, CallExecutor, CallGate, CallbackOutcomeClassifier};
-use super::fleet::FleetStorage;
 use super::status::CircuitStatus;
 use super::storage::InMemoryStorage;
 
@@ -142,7 +141,6 @@ pub fn install_handlers() {
     install::<Configuration>();
     install::<RampPolicy>();
     install::<InMemoryStorage>();
-    install::<FleetStorage>();
     install::<CircuitControl>();
     install::<CallExecutor>();
     install::<CallGate>();
@@ -171,12 +169,6 @@ impl HoldsPhpValues for CircuitBreaker {
             userland.backend.thrown.for_each(|thrown| buffer.add(thrown));
         }
         report_clock(&self.clock, buffer);
-    }
-}
-
-impl HoldsPhpValues for FleetStorage {
-    fn report(&self, buffer: &mut GcBuffer) {
-        buffer.add(&self.store);
     }
 }
 

@@ -31,7 +31,7 @@ use crate::http::outcome;
 use crate::http::policy::{Mode, Policy, Settings, StorageSetting};
 use crate::http::target::{FastMap, HostPattern, Target, authority_of};
 use crate::storage::bulkhead::held::Permit;
-use crate::storage::{Storage, StorageError};
+use crate::storage::{Circuit as StoredCircuit, Storage, StorageError};
 
 const HOSTS_SETTING: &str = "circuit_breaker.http_hosts";
 const CONFIG_SETTING: &str = "circuit_breaker.http_config";
@@ -55,7 +55,8 @@ const NETWORK_STORAGE_TIMEOUT: Duration = Duration::from_millis(50);
 pub struct Circuit {
     pub service: Vec<u8>,
     pub policy: Rc<Policy>,
-    storage: Rc<dyn Storage>,
+    /// Its circuit in its storage.
+    stored: Box<dyn StoredCircuit>,
     /// Where its bulkhead counts, when its policy has one.
     gate: Option<Gate>,
     /// This process's memory of its window, when its policy throttles.
@@ -74,9 +75,9 @@ impl Circuit {
             .and_then(|_| gate_of(&scoped, Scope::Pool));
         let throttle = policy.config.throttling.map(|_| memo_of(&scoped));
         Self {
+            stored: storage.circuit(&service),
             service,
             policy,
-            storage,
             gate,
             throttle,
         }
@@ -91,11 +92,12 @@ impl Circuit {
     }
 
     /// The orchestration of the core over this circuit.
-    fn breaker(&self) -> Breaker<'_, dyn Storage> {
+    fn breaker(&self) -> Breaker<'_> {
         Breaker {
-            service: &self.service,
             config: &self.policy.config,
-            storage: &*self.storage,
+            circuit: &*self.stored,
+            // Every call reads the system clock, the storages' own.
+            storage_clock: true,
         }
     }
 }
@@ -379,7 +381,7 @@ impl Guard {
             return Some(storage.clone());
         }
         let storage: Rc<dyn Storage> = match setting {
-            StorageSetting::SharedMemory => Rc::new(super::shared_memory::shared_storage(Text(Vec::new()))),
+            StorageSetting::SharedMemory => super::shared_memory::shared_storage(Text(Vec::new())).storage(),
             StorageSetting::Redis(dsn) => {
                 let made = crate::storage::redis::parse_target(dsn).and_then(|target| {
                     crate::storage::redis::RedisStorage::new(target, Vec::new(), NETWORK_STORAGE_TIMEOUT)
@@ -545,10 +547,7 @@ fn storage_label(setting: &StorageSetting) -> String {
 
 /// Runs one breaker operation on `circuit`: its events logged, and its
 /// storage's failure (or success) told to the log.
-fn with_events<T>(
-    circuit: &Circuit,
-    run: impl FnOnce(&Breaker<'_, dyn Storage>, Millis, &mut dyn FnMut(Event)) -> T,
-) -> T {
+fn with_events<T>(circuit: &Circuit, run: impl FnOnce(&Breaker<'_>, Millis, &mut dyn FnMut(Event)) -> T) -> T {
     let now = super::clock::system_now_ms();
     let mut failure = None;
     let result = run(&circuit.breaker(), now, &mut |event| {

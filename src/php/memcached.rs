@@ -1,6 +1,8 @@
 //! `Storage\MemcachedStorage`: circuits shared by every server through
 //! Memcached, all keys of a service on one server.
 
+use std::rc::Rc;
+
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
@@ -78,7 +80,7 @@ fn split_host_port(text: &str) -> Result<(&str, u16), &'static str> {
 #[php(name = "Zeusi\\CircuitBreaker\\Storage\\MemcachedStorage")]
 #[php(implements(ce = storage_interface, stub = "\\Zeusi\\CircuitBreaker\\Storage\\StorageInterface"))]
 pub struct MemcachedStorage {
-    pub storage: Memcached,
+    pub storage: Rc<Memcached>,
 }
 
 #[php_impl]
@@ -141,7 +143,7 @@ impl MemcachedStorage {
         };
         let timeout = checked_timeout(timeout)?;
         Ok(Self {
-            storage: memcached_storage(servers, [client_prefix, prefix].concat(), timeout),
+            storage: Rc::new(memcached_storage(servers, [client_prefix, prefix].concat(), timeout)),
         })
     }
 }

@@ -1,6 +1,7 @@
 //! `Storage\RedisStorage`: circuits shared by every server through Redis,
 //! Valkey or Redis Cluster.
 
+use std::rc::Rc;
 use std::time::Duration;
 
 use ext_php_rs::prelude::*;
@@ -87,7 +88,7 @@ pub fn checked_timeout(timeout: f64) -> Result<Duration, PhpException> {
 #[php(name = "Zeusi\\CircuitBreaker\\Storage\\RedisStorage")]
 #[php(implements(ce = storage_interface, stub = "\\Zeusi\\CircuitBreaker\\Storage\\StorageInterface"))]
 pub struct RedisStorage {
-    pub storage: Redis,
+    pub storage: Rc<Redis>,
 }
 
 #[php_impl]
@@ -114,7 +115,7 @@ impl RedisStorage {
     /// circuit. Window counts are left out (null).
     #[php(defaults(prefix = String::new()))]
     pub fn list_circuits(&self, prefix: Text) -> Result<Vec<Zval>, PhpException> {
-        super::status::list_circuits(&self.storage, &prefix.0, super::clock::system_now_ms())
+        super::status::list_circuits(&*self.storage, &prefix.0, super::clock::system_now_ms())
     }
 }
 
@@ -136,6 +137,8 @@ impl RedisStorage {
                 "no braces: they would break the hash tag of Redis Cluster",
             ))
         })?;
-        Ok(Self { storage })
+        Ok(Self {
+            storage: Rc::new(storage),
+        })
     }
 }

@@ -212,12 +212,12 @@ pub type SharedStorage = Available<ShmStorage>;
 
 pub fn shared_storage(prefix: Text) -> SharedStorage {
     match segment() {
-        Ok(segment) => SharedStorage::Ready(ShmStorage::new(
+        Ok(segment) => SharedStorage::ready(ShmStorage::new(
             segment,
             prefix.0,
             Box::new(super::clock::system_now_ms),
         )),
-        Err(error) => SharedStorage::Unavailable(error),
+        Err(error) => SharedStorage::unavailable(error),
     }
 }
 
@@ -247,7 +247,7 @@ impl SharedMemoryStorage {
     /// Window counts are left out (null).
     #[php(defaults(prefix = String::new()))]
     pub fn list_circuits(&self, prefix: Text) -> Result<Vec<Zval>, PhpException> {
-        list_circuits(&self.storage, &prefix.0, super::clock::system_now_ms())
+        list_circuits(self.storage.as_storage(), &prefix.0, super::clock::system_now_ms())
     }
 
     /// The segment of this PHP master, as `apcu_sma_info()` tells APCu's:

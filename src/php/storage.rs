@@ -17,12 +17,12 @@ use crate::storage::memory::InMemoryStorage as MemoryStorage;
 #[php(name = "Zeusi\\CircuitBreaker\\Storage\\InMemoryStorage")]
 #[php(implements(ce = storage_interface, stub = "\\Zeusi\\CircuitBreaker\\Storage\\StorageInterface"))]
 pub struct InMemoryStorage {
-    pub storage: MemoryStorage,
+    pub storage: Rc<MemoryStorage>,
     /// Also held by the storage's expiry clock; reported to the collector once.
     pub(super) clock: Rc<Clock>,
     /// The fibers in which a breaker works on this storage: its clock may be
     /// PHP code, which must not come back here from the same fiber.
-    pub at_work: AtWork,
+    pub at_work: Rc<AtWork>,
 }
 
 #[php_impl]
@@ -34,9 +34,9 @@ impl InMemoryStorage {
         let clock = Rc::new(Clock::from_arg(clock.map(|clock| clock.0)));
         let expiry_clock = Rc::clone(&clock);
         Ok(Self {
-            storage: MemoryStorage::new(Box::new(move || expiry_clock.now_ms())),
+            storage: Rc::new(MemoryStorage::new(Box::new(move || expiry_clock.now_ms()))),
             clock,
-            at_work: AtWork::default(),
+            at_work: Rc::default(),
         })
     }
 
@@ -49,6 +49,6 @@ impl InMemoryStorage {
                 "InMemoryStorage::listCircuits() was called while a breaker is at work on this storage, by its clock: such calls are refused".into(),
             ));
         }
-        list_circuits(&self.storage, &prefix.0, self.clock.now_ms())
+        list_circuits(&*self.storage, &prefix.0, self.clock.now_ms())
     }
 }

@@ -2,130 +2,127 @@
 //! not be made or attached. Every operation then fails (the breaker fails
 //! open, and says why), and everything that returns nothing does nothing.
 
+use std::rc::Rc;
+
+use super::named::Named;
 use super::{
-    CallCounters, FleetView, HostWindow, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, RememberedOpen,
-    Storage, StorageError,
+    CallCounters, Circuit, CircuitStore, FleetView, HostWindow, ListedCircuit, OutcomeRecord, Storage, StorageError,
 };
-use crate::core::config::Config;
 use crate::core::counts::Tally;
 use crate::core::duration::Millis;
 use crate::core::machine::CircuitState;
 use crate::core::window::WindowGeometry;
 
+/// The storage of a PHP object, or why it has none.
 pub enum Available<S> {
-    Ready(S),
-    /// Why there is no storage.
-    Unavailable(String),
+    Ready(Rc<S>),
+    Unavailable(Rc<Unavailable>),
 }
 
-impl<S> Available<S> {
+impl<S: Storage + 'static> Available<S> {
+    pub fn ready(storage: S) -> Self {
+        Self::Ready(Rc::new(storage))
+    }
+
+    pub fn unavailable(why: String) -> Self {
+        Self::Unavailable(Rc::new(Unavailable { why }))
+    }
+
     /// The storage, when there is one.
-    pub fn ready(&self) -> Option<&S> {
+    pub fn get(&self) -> Option<&Rc<S>> {
         match self {
             Self::Ready(storage) => Some(storage),
             Self::Unavailable(_) => None,
         }
     }
 
-    pub fn usable(&self) -> Result<&S, StorageError> {
+    /// What a breaker is made over: the storage, or one that fails.
+    pub fn storage(&self) -> Rc<dyn Storage> {
         match self {
-            Self::Ready(storage) => Ok(storage),
-            Self::Unavailable(error) => Err(StorageError::Unavailable(error.clone())),
+            Self::Ready(storage) => Rc::clone(storage) as Rc<dyn Storage>,
+            Self::Unavailable(none) => Rc::clone(none) as Rc<dyn Storage>,
+        }
+    }
+
+    pub fn as_storage(&self) -> &dyn Storage {
+        match self {
+            Self::Ready(storage) => &**storage,
+            Self::Unavailable(none) => &**none,
         }
     }
 }
 
-impl<S: Storage> Storage for Available<S> {
-    fn scope(&self) -> Vec<u8> {
-        match self {
-            Self::Ready(storage) => storage.scope(),
-            _ => Vec::new(),
-        }
+/// A storage whose every operation fails, saying why.
+pub struct Unavailable {
+    why: String,
+}
+
+impl Unavailable {
+    /// Why there is no storage.
+    pub fn why(&self) -> &str {
+        &self.why
     }
 
-    fn begin_call(&self) {
-        if let Self::Ready(storage) = self {
-            storage.begin_call();
-        }
+    fn error(&self) -> StorageError {
+        StorageError::Unavailable(self.why.clone())
     }
+}
 
-    fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
-        self.usable()?.load_state(service)
-    }
-
-    fn compare_and_set_state(
-        &self,
-        service: &[u8],
-        expected: CircuitState,
-        new: CircuitState,
-        ttl_ms: Millis,
-    ) -> Result<bool, StorageError> {
-        self.usable()?.compare_and_set_state(service, expected, new, ttl_ms)
-    }
-
-    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
-        self.usable()?.record_outcome(service, record)
-    }
-
-    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
-        self.usable()?.admit_half_open(service, state, ttl_ms)
-    }
-
-    fn read_window(
-        &self,
-        service: &[u8],
-        generation: u64,
-        window: WindowGeometry,
-        slot_count: usize,
-        now: Millis,
-    ) -> Result<Vec<u64>, StorageError> {
-        self.usable()?.read_window(service, generation, window, slot_count, now)
-    }
-
-    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
-        self.usable()?.list_circuits(prefix)
-    }
-
-    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
-        self.usable()?.list_circuits_with_counters(prefix)
-    }
-
-    fn count_permission(&self, service: &[u8], permitted: bool, config: &Config) {
-        if let Self::Ready(storage) = self {
-            storage.count_permission(service, permitted, config);
-        }
-    }
-
-    fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
-        self.usable()?.counters(service)
+impl Storage for Unavailable {
+    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn Circuit> {
+        Box::new(Named::new(self, service))
     }
 
     /// The segment's limit even without a segment: a configuration this
     /// storage could never hold is refused the same way either way.
     fn max_slots(&self) -> Option<usize> {
-        match self {
-            Self::Ready(storage) => storage.max_slots(),
-            Self::Unavailable(_) => Some(super::shm::SLOTS),
-        }
+        Some(super::shm::SLOTS)
     }
 
-    fn remembered_open_until(&self, service: &[u8]) -> Option<RememberedOpen> {
-        self.ready()?.remembered_open_until(service)
+    fn list_circuits(&self, _prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        Err(self.error())
+    }
+}
+
+impl CircuitStore for Unavailable {
+    fn load_state(&self, _service: &[u8]) -> Result<CircuitState, StorageError> {
+        Err(self.error())
     }
 
-    fn remember_open_until(&self, service: &[u8], until: Option<RememberedOpen>) {
-        if let Self::Ready(storage) = self {
-            storage.remember_open_until(service, until);
-        }
+    fn compare_and_set_state(
+        &self,
+        _service: &[u8],
+        _expected: CircuitState,
+        _new: CircuitState,
+        _ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        Err(self.error())
     }
 
-    fn take_notices(&self, notice: &mut dyn FnMut(Notice)) {
-        if let Self::Ready(storage) = self {
-            storage.take_notices(notice);
-        }
+    fn record_outcome(&self, _service: &[u8], _record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
+        Err(self.error())
     }
 
-    fn sync_host(&self, service: &[u8], window: &HostWindow<'_>) -> Result<FleetView, StorageError> {
-        self.usable()?.sync_host(service, window)
+    fn admit_half_open(&self, _service: &[u8], _state: CircuitState, _ttl_ms: Millis) -> Result<u64, StorageError> {
+        Err(self.error())
+    }
+
+    fn read_window(
+        &self,
+        _service: &[u8],
+        _generation: u64,
+        _window: WindowGeometry,
+        _slot_count: usize,
+        _now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        Err(self.error())
+    }
+
+    fn counters(&self, _service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
+        Err(self.error())
+    }
+
+    fn sync_host(&self, _service: &[u8], _window: &HostWindow<'_>) -> Result<FleetView, StorageError> {
+        Err(self.error())
     }
 }

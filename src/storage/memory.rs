@@ -8,8 +8,10 @@
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
+use std::rc::Rc;
 
-use super::{CallCounters, ListedCircuit, ListedCircuitCounters, OutcomeRecord, Storage, StorageError};
+use super::named::Named;
+use super::{CallCounters, CircuitStore, ListedCircuit, ListedCircuitCounters, OutcomeRecord, Storage, StorageError};
 use crate::core::config::Config;
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
@@ -190,6 +192,31 @@ impl InMemoryStorage {
 }
 
 impl Storage for InMemoryStorage {
+    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn super::Circuit> {
+        Box::new(Named::new(self, service))
+    }
+
+    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        Ok(self
+            .list_circuits_with_counters(prefix)?
+            .into_iter()
+            .map(|(service, state, _)| (service, state))
+            .collect())
+    }
+
+    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
+        let now = (self.clock)();
+        let circuits = self.circuits.borrow();
+        Ok(circuits
+            .entries
+            .iter()
+            .filter(|(name, circuit)| name.starts_with(prefix) && !circuit.is_expired(now))
+            .map(|(name, circuit)| (name.clone(), circuit.state, Some(circuit.counters)))
+            .collect())
+    }
+}
+
+impl CircuitStore for InMemoryStorage {
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
         let now = (self.clock)();
         let mut circuits = self.circuits.borrow_mut();
@@ -283,25 +310,6 @@ impl Storage for InMemoryStorage {
             }
         }
         Ok(sums)
-    }
-
-    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
-        Ok(self
-            .list_circuits_with_counters(prefix)?
-            .into_iter()
-            .map(|(service, state, _)| (service, state))
-            .collect())
-    }
-
-    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
-        let now = (self.clock)();
-        let circuits = self.circuits.borrow();
-        Ok(circuits
-            .entries
-            .iter()
-            .filter(|(name, circuit)| name.starts_with(prefix) && !circuit.is_expired(now))
-            .map(|(name, circuit)| (name.clone(), circuit.state, Some(circuit.counters)))
-            .collect())
     }
 
     fn count_permission(&self, service: &[u8], permitted: bool, config: &Config) {

@@ -8,11 +8,14 @@ pub mod fleet;
 pub mod kv;
 pub mod memcached;
 pub mod memory;
+pub mod named;
 pub mod open_until;
 pub mod persistent;
 pub mod redis;
 pub mod resolve;
 pub mod shm;
+
+use std::rc::Rc;
 
 use thiserror::Error;
 
@@ -163,13 +166,12 @@ impl OutcomeRecord {
     }
 }
 
-/// The atomic operations the core composes. Each takes the service name as
-/// raw bytes: any name is valid.
+/// What a breaker is made over: it asks once, when it is made, for the
+/// circuit of its service, and makes every call on that.
 pub trait Storage {
-    /// A PHP-level call (`acquirePermission()`, `registerSuccess()`,
-    /// `registerFailure()`, `getState()`) starts: a network storage bounds
-    /// all the round trips of the call by one deadline, from here.
-    fn begin_call(&self) {}
+    /// The circuit of `service` (any bytes are a valid name), as one
+    /// breaker keeps it for all its calls.
+    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn Circuit>;
 
     /// What, beside a service name, tells this storage's circuits from
     /// another's of the same name (its prefix, its server): the bulkhead and
@@ -178,36 +180,11 @@ pub trait Storage {
         Vec::new()
     }
 
-    /// The stored state, or [`CircuitState::INITIAL`] for an unknown circuit.
-    fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError>;
-
-    /// Stores `new` if the stored state is still `expected`; tells whether it did.
-    fn compare_and_set_state(
-        &self,
-        service: &[u8],
-        expected: CircuitState,
-        new: CircuitState,
-        ttl_ms: Millis,
-    ) -> Result<bool, StorageError>;
-
-    /// Counts one outcome in the generation of the stored state, then returns
-    /// that state and the tallies of its generation.
-    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError>;
-
-    /// Counts one call asking to pass in the half-open `state`; returns how
-    /// many asked in that generation, this one included.
-    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError>;
-
-    /// The window of `generation` at `now` (counter values summed over its
-    /// buckets, `slot_count` of them), counting nothing: the status view.
-    fn read_window(
-        &self,
-        service: &[u8],
-        generation: u64,
-        window: WindowGeometry,
-        slot_count: usize,
-        now: Millis,
-    ) -> Result<Vec<u64>, StorageError>;
+    /// How many counters a bucket can hold, when the storage has a limit:
+    /// a configuration needing more is refused when the breaker is made.
+    fn max_slots(&self) -> Option<usize> {
+        None
+    }
 
     /// Every circuit of this storage object whose service starts with
     /// `prefix`, with its stored state, in no particular order.
@@ -226,37 +203,116 @@ pub trait Storage {
             .map(|(service, state)| (service, state, None))
             .collect())
     }
+}
+
+/// One circuit of a storage: the atomic operations the core composes
+/// (`breaker.rs`), none naming the service, which the circuit knows.
+pub trait Circuit {
+    /// The service, as raw bytes.
+    fn service(&self) -> &[u8];
+
+    /// A call of the breaker starts (a permission, an outcome, a status, a
+    /// command): a network storage bounds all its round trips by one
+    /// deadline from here; a circuit that keeps what it found of its record
+    /// for one call forgets it. `now` is the instant of the call when the
+    /// breaker read it from this storage's own clock, so the call reads it once.
+    fn begin_call(&self, now: Option<Millis>);
+
+    /// The stored state, or [`CircuitState::INITIAL`] for an unknown circuit.
+    fn load_state(&self) -> Result<CircuitState, StorageError>;
+
+    /// Stores `new` if the stored state is still `expected`; tells whether it did.
+    fn compare_and_set_state(
+        &self,
+        expected: CircuitState,
+        new: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError>;
+
+    /// Counts one outcome in the generation of the stored state, then returns
+    /// that state and the tallies of its generation.
+    fn record_outcome(&self, record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError>;
+
+    /// Counts one call asking to pass in the half-open `state`; returns how
+    /// many asked in that generation, this one included.
+    fn admit_half_open(&self, state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError>;
+
+    /// The window of `generation` at `now` (counter values summed over its
+    /// buckets, `slot_count` of them), counting nothing: the status view.
+    fn read_window(
+        &self,
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError>;
 
     /// Counts a permission decided for a call (the metrics' permitted and
-    /// rejected calls), on storages where that costs no round trip. A
-    /// circuit this makes is kept as long as a closed one under `config`.
-    fn count_permission(&self, _service: &[u8], _permitted: bool, _config: &Config) {}
+    /// rejected calls), on storages where that costs no round trip.
+    fn count_permission(&self, permitted: bool, config: &Config);
 
-    /// The counters of a circuit, when the storage keeps them (`None`
+    /// The circuit's counters, when the storage keeps them (`None`
     /// otherwise; all zero for a circuit it does not hold).
-    fn counters(&self, _service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
-        Ok(None)
-    }
-
-    /// How many counters a bucket can hold, when the storage has a limit:
-    /// a configuration needing more is refused when the breaker is made.
-    fn max_slots(&self) -> Option<usize> {
-        None
-    }
+    fn counters(&self) -> Result<Option<CallCounters>, StorageError>;
 
     /// Until when this process knows the circuit is open, for storages where
-    /// asking costs a round trip. An open circuit ends only by time, so the
-    /// answer stays exact until then.
-    fn remembered_open_until(&self, _service: &[u8]) -> Option<RememberedOpen> {
+    /// asking costs a round trip (see [`open_until::RemembersOpen`]).
+    fn remembered_open_until(&self) -> Option<RememberedOpen> {
         None
     }
 
     /// Remembers until when the circuit is open (`None`: forget it).
-    fn remember_open_until(&self, _service: &[u8], _until: Option<RememberedOpen>) {}
+    fn remember_open_until(&self, _until: Option<RememberedOpen>) {}
 
     /// Hands over what the storage has to tell since the last call (see
     /// [`Notice`]); the breaker drains it after every operation.
-    fn take_notices(&self, _notice: &mut dyn FnMut(Notice)) {}
+    fn take_notices(&self, notice: &mut dyn FnMut(Notice));
+}
+
+/// A storage that keeps its circuits by name: the operations of
+/// [`Circuit`], each taking the service as raw bytes (any name is valid).
+/// [`named::Named`] makes one of its circuits of them; a host tier
+/// (`fleet/`) uses one as its fleet store.
+pub trait CircuitStore: Storage {
+    /// See [`Circuit::begin_call`]: a network storage's deadline starts.
+    fn begin_call(&self) {}
+
+    /// The stored state, or [`CircuitState::INITIAL`] for an unknown circuit.
+    fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError>;
+
+    /// Stores `new` if the stored state is still `expected`; tells whether it did.
+    fn compare_and_set_state(
+        &self,
+        service: &[u8],
+        expected: CircuitState,
+        new: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError>;
+
+    /// See [`Circuit::record_outcome`].
+    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError>;
+
+    /// See [`Circuit::admit_half_open`].
+    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError>;
+
+    /// See [`Circuit::read_window`].
+    fn read_window(
+        &self,
+        service: &[u8],
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError>;
+
+    /// See [`Circuit::count_permission`]. A circuit this makes is kept as
+    /// long as a closed one under `config`.
+    fn count_permission(&self, _service: &[u8], _permitted: bool, _config: &Config) {}
+
+    /// See [`Circuit::counters`].
+    fn counters(&self, _service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
+        Ok(None)
+    }
 
     /// Stores one host's window of a circuit and reads back, in the same
     /// round trip, the state and every host's window of that generation: a

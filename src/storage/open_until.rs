@@ -14,8 +14,12 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::RememberedOpen;
+use super::{CallCounters, Circuit, Notice, OutcomeRecord, RememberedOpen, StorageError};
+use crate::core::config::Config;
+use crate::core::counts::Tally;
 use crate::core::duration::Millis;
+use crate::core::machine::CircuitState;
+use crate::core::window::WindowGeometry;
 
 /// How many open circuits a worker remembers at most.
 pub const MAX_CIRCUITS: usize = 4_096;
@@ -29,45 +33,114 @@ thread_local! {
 /// triples share a key.
 fn circuit_key(storage: &str, prefix: &[u8], service: &[u8]) -> Vec<u8> {
     let mut key = Vec::with_capacity(16 + storage.len() + prefix.len() + service.len());
-    write_circuit_key(&mut key, storage, prefix, service);
-    key
-}
-
-fn write_circuit_key(key: &mut Vec<u8>, storage: &str, prefix: &[u8], service: &[u8]) {
-    key.clear();
     for part in [storage.as_bytes(), prefix] {
         key.extend_from_slice(&(part.len() as u64).to_le_bytes());
         key.extend_from_slice(part);
     }
     key.extend_from_slice(service);
+    key
 }
 
-thread_local! {
-    /// The key of the last lookup, rebuilt in place: a rejected call makes
-    /// no allocation.
-    static LOOKUP_KEY: RefCell<Vec<u8>> = RefCell::default();
+/// What this process remembers of `key`'s circuit.
+fn remembered_by_key(key: &[u8]) -> Option<RememberedOpen> {
+    OPEN_UNTIL.with_borrow(|open| open.get(key).copied())
 }
 
-pub fn remembered(storage: &str, prefix: &[u8], service: &[u8]) -> Option<RememberedOpen> {
-    LOOKUP_KEY.with_borrow_mut(|key| {
-        write_circuit_key(key, storage, prefix, service);
-        OPEN_UNTIL.with_borrow(|open| open.get(key.as_slice()).copied())
-    })
-}
-
-pub fn remember(storage: &str, prefix: &[u8], service: &[u8], until: Option<RememberedOpen>) {
-    let key = circuit_key(storage, prefix, service);
+fn remember_by_key(key: &[u8], until: Option<RememberedOpen>) {
     OPEN_UNTIL.with_borrow_mut(|open| match until {
         Some(until) => {
-            if !open.contains_key(&key) && open.len() >= MAX_CIRCUITS {
+            if let Some(known) = open.get_mut(key) {
+                *known = until;
+                return;
+            }
+            if open.len() >= MAX_CIRCUITS {
                 make_room(open, system_now());
             }
-            open.insert(key, until);
+            open.insert(key.to_vec(), until);
         }
         None => {
-            open.remove(&key);
+            open.remove(key);
         }
     });
+}
+
+/// A circuit of a network storage, remembering in this process until when
+/// it is open: the key of its memory is built once, with the circuit.
+pub struct RemembersOpen<C> {
+    inner: C,
+    key: Vec<u8>,
+}
+
+impl<C: Circuit> RemembersOpen<C> {
+    /// `inner`, remembered under its `storage` (what makes two storage
+    /// objects see the same data) and `prefix`.
+    pub fn new(inner: C, storage: &str, prefix: &[u8]) -> Self {
+        let key = circuit_key(storage, prefix, inner.service());
+        Self { inner, key }
+    }
+}
+
+impl<C: Circuit> Circuit for RemembersOpen<C> {
+    fn service(&self) -> &[u8] {
+        self.inner.service()
+    }
+
+    #[inline]
+    fn begin_call(&self, now: Option<Millis>) {
+        self.inner.begin_call(now);
+    }
+
+    fn load_state(&self) -> Result<CircuitState, StorageError> {
+        self.inner.load_state()
+    }
+
+    fn compare_and_set_state(
+        &self,
+        expected: CircuitState,
+        new: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        self.inner.compare_and_set_state(expected, new, ttl_ms)
+    }
+
+    fn record_outcome(&self, record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
+        self.inner.record_outcome(record)
+    }
+
+    fn admit_half_open(&self, state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+        self.inner.admit_half_open(state, ttl_ms)
+    }
+
+    fn read_window(
+        &self,
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        self.inner.read_window(generation, window, slot_count, now)
+    }
+
+    fn count_permission(&self, permitted: bool, config: &Config) {
+        self.inner.count_permission(permitted, config);
+    }
+
+    fn counters(&self) -> Result<Option<CallCounters>, StorageError> {
+        self.inner.counters()
+    }
+
+    #[inline]
+    fn remembered_open_until(&self) -> Option<RememberedOpen> {
+        remembered_by_key(&self.key)
+    }
+
+    fn remember_open_until(&self, until: Option<RememberedOpen>) {
+        remember_by_key(&self.key, until);
+    }
+
+    fn take_notices(&self, notice: &mut dyn FnMut(Notice)) {
+        self.inner.take_notices(notice);
+    }
 }
 
 /// The clock that ages entries: the breakers' clocks may differ (a mock
@@ -95,6 +168,14 @@ fn make_room(open: &mut HashMap<Vec<u8>, RememberedOpen>, now: Millis) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn remembered(storage: &str, prefix: &[u8], service: &[u8]) -> Option<RememberedOpen> {
+        remembered_by_key(&circuit_key(storage, prefix, service))
+    }
+
+    fn remember(storage: &str, prefix: &[u8], service: &[u8], until: Option<RememberedOpen>) {
+        remember_by_key(&circuit_key(storage, prefix, service), until);
+    }
 
     fn open(until: Millis) -> RememberedOpen {
         RememberedOpen {

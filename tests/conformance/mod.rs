@@ -26,17 +26,22 @@ use circuit_breaker::core::duration::Millis;
 use circuit_breaker::core::half_open::{HalfOpenPolicy, PowerCurve};
 use circuit_breaker::core::machine::{Command, Phase, Status, status_without_config};
 use circuit_breaker::core::rules::OpeningRule;
-use circuit_breaker::storage::{CallCounters, Storage, StorageError};
+use circuit_breaker::storage::{CallCounters, Circuit as StorageCircuit, CircuitStore, Storage, StorageError};
 
 /// The time of the test, in ms, shared by the suite and in-process storages.
 pub type Clock = Rc<Cell<Millis>>;
 
 /// A place circuits live, as seen by the suite.
 pub trait Backend {
-    /// A new storage object. Objects with the same prefix share their
-    /// circuits (as two PHP objects, or two workers, on one server do);
-    /// different prefixes are different applications.
-    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage>;
+    /// A new storage object, keeping its circuits by name. Objects with the
+    /// same prefix share their circuits (as two PHP objects, or two workers,
+    /// on one server do); different prefixes are different applications.
+    fn store(&self, prefix: &[u8]) -> Rc<dyn CircuitStore>;
+
+    /// A new storage object, as breakers are made over it: by default, `store`.
+    fn storage(&self, prefix: &[u8]) -> Rc<dyn Storage> {
+        self.store(prefix)
+    }
 
     /// For a server, which expires keys in real time: how long the stored
     /// state of `service` has left to live, in ms. In-process storages
@@ -97,9 +102,12 @@ impl Env {
         self.circuit_on(self.backend.storage_of_another_server(prefix), service, config)
     }
 
+    /// A breaker of `service` over `storage`, made as `CircuitBreaker` makes
+    /// one: its circuit asked for once.
     fn circuit_on<'a>(&'a self, storage: Rc<dyn Storage>, service: &[u8], config: &'a Config) -> Circuit<'a> {
         Circuit {
             env: self,
+            circuit: Rc::clone(&storage).circuit(service),
             storage,
             service: service.to_vec(),
             config,
@@ -111,6 +119,7 @@ impl Env {
 /// One breaker: a service on a storage object, with the events it emitted.
 struct Circuit<'a> {
     env: &'a Env,
+    circuit: Box<dyn StorageCircuit>,
     storage: Rc<dyn Storage>,
     service: Vec<u8>,
     config: &'a Config,
@@ -118,11 +127,13 @@ struct Circuit<'a> {
 }
 
 impl Circuit<'_> {
-    fn breaker(&self) -> Breaker<'_, dyn Storage> {
+    /// The storages of the suite expire by its clock, which is the breakers'
+    /// clock too: as a `CircuitBreaker` on the system clock, one read serves both.
+    fn breaker(&self) -> Breaker<'_> {
         Breaker {
-            service: &self.service,
             config: self.config,
-            storage: self.storage.as_ref(),
+            circuit: self.circuit.as_ref(),
+            storage_clock: true,
         }
     }
 

@@ -12,7 +12,10 @@ use crate::core::duration::Millis;
 use crate::core::machine::CircuitState;
 use crate::core::window::WindowGeometry;
 use crate::storage::memory::InMemoryStorage;
-use crate::storage::{FleetView, HostWindow, ListedCircuit, OutcomeRecord, Storage, StorageError};
+use crate::storage::named::Named;
+use crate::storage::{
+    Circuit, CircuitStore, FleetView, HostWindow, ListedCircuit, OutcomeRecord, Storage, StorageError,
+};
 
 /// The windows of every host, by service and generation.
 type Windows = HashMap<(Vec<u8>, u64), HashMap<u64, Vec<u8>>>;
@@ -54,6 +57,33 @@ impl MemoryFleetStore {
 }
 
 impl Storage for MemoryFleetStore {
+    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn Circuit> {
+        Box::new(Named::new(self, service))
+    }
+
+    /// As Redis lists them: circuits with a state, and those with only
+    /// hosts' windows (closed, never changed).
+    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        let mut circuits = self.up()?.list_circuits(prefix)?;
+        let mut windowed: Vec<Vec<u8>> = self
+            .windows
+            .borrow()
+            .keys()
+            .map(|(service, _)| service.clone())
+            .filter(|service| service.starts_with(prefix))
+            .collect();
+        windowed.sort_unstable();
+        windowed.dedup();
+        for service in windowed {
+            if !circuits.iter().any(|(listed, _)| *listed == service) {
+                circuits.push((service, CircuitState::INITIAL));
+            }
+        }
+        Ok(circuits)
+    }
+}
+
+impl CircuitStore for MemoryFleetStore {
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
         self.up()?.load_state(service)
     }
@@ -85,27 +115,6 @@ impl Storage for MemoryFleetStore {
         now: Millis,
     ) -> Result<Vec<u64>, StorageError> {
         self.up()?.read_window(service, generation, window, slot_count, now)
-    }
-
-    /// As Redis lists them: circuits with a state, and those with only
-    /// hosts' windows (closed, never changed).
-    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
-        let mut circuits = self.up()?.list_circuits(prefix)?;
-        let mut windowed: Vec<Vec<u8>> = self
-            .windows
-            .borrow()
-            .keys()
-            .map(|(service, _)| service.clone())
-            .filter(|service| service.starts_with(prefix))
-            .collect();
-        windowed.sort_unstable();
-        windowed.dedup();
-        for service in windowed {
-            if !circuits.iter().any(|(listed, _)| *listed == service) {
-                circuits.push((service, CircuitState::INITIAL));
-            }
-        }
-        Ok(circuits)
     }
 
     fn sync_host(&self, service: &[u8], window: &HostWindow<'_>) -> Result<FleetView, StorageError> {

@@ -34,7 +34,8 @@ use super::shm::{
     BoundCircuit, CircuitMemo, GENERATION_MASK, RecordKind, SLOTS, SharedMemoryStorage, TierWord as Word,
 };
 use super::{
-    CallCounters, HostWindow, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, Storage, StorageError,
+    CallCounters, CircuitStore, HostWindow, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, Storage,
+    StorageError,
 };
 use crate::core::config::Config;
 use crate::core::counts::{SlotCounts, Tally};
@@ -170,7 +171,7 @@ fn retry_delay_ms(streak: u64) -> Millis {
 }
 
 pub struct FleetStorage {
-    fleet: Box<dyn Storage>,
+    fleet: Rc<dyn CircuitStore>,
     /// The host segment, under the host prefix followed by the marker.
     host: SharedMemoryStorage,
     sync_interval_ms: Millis,
@@ -180,8 +181,6 @@ pub struct FleetStorage {
     /// a call neither builds nor hashes the names of its records.
     circuits: RefCell<HashMap<Vec<u8>, Rc<Circuit>>>,
     last_circuit: RefCell<Option<(Vec<u8>, Rc<Circuit>)>>,
-    /// The instant `begin_call` read: one clock read serves the call.
-    call_now: Cell<Option<Millis>>,
     /// Set by `begin_call`: the fleet store's deadline starts at the call's
     /// first round trip, so a call that makes none costs it nothing.
     call_begun: Cell<bool>,
@@ -201,7 +200,7 @@ impl FleetStorage {
     /// `host` is the host's storage (its segment and prefix), `fleet` the
     /// fleet store; `sync_interval_ms` is already checked.
     pub fn new(
-        fleet: Box<dyn Storage>,
+        fleet: Rc<dyn CircuitStore>,
         host: &SharedMemoryStorage,
         sync_interval_ms: Millis,
         clock: ExpiryClock,
@@ -221,12 +220,12 @@ impl FleetStorage {
             notices: RefCell::default(),
             circuits: RefCell::default(),
             last_circuit: RefCell::default(),
-            call_now: Cell::new(None),
             call_begun: Cell::new(false),
         }
     }
 
-    fn circuit(&self, service: &[u8]) -> Rc<Circuit> {
+    /// What this object keeps of `service`.
+    fn kept(&self, service: &[u8]) -> Rc<Circuit> {
         // A breaker's calls come in a row: its service, compared, costs
         // less than hashed.
         if let Some((last, circuit)) = &*self.last_circuit.borrow()
@@ -258,7 +257,7 @@ impl FleetStorage {
 
     /// The `L` record's storage for one call at `now` (the host's clock).
     fn on_host<'a>(&'a self, circuit: &'a Circuit, now: Millis) -> BoundCircuit<'a> {
-        self.host.for_circuit(&circuit.memo, Some(now))
+        self.host.within_call(&circuit.memo, Some(now))
     }
 
     #[inline]
@@ -277,11 +276,6 @@ impl FleetStorage {
         let words = self.host.plain_words(&[b"F", service].concat())?;
         circuit.control.set(Some((words, now)));
         Ok(Control(words))
-    }
-
-    /// The host's time: the instant of the call when `begin_call` read it.
-    fn now(&self) -> Millis {
-        self.call_now.get().unwrap_or_else(|| (self.clock)())
     }
 
     /// Starts the fleet store's deadline at the first round trip of a call.
@@ -304,7 +298,7 @@ impl FleetStorage {
     }
 
     fn control(&self, service: &[u8]) -> Result<Control, StorageError> {
-        self.control_of(service, &self.circuit(service), (self.clock)())
+        self.control_of(service, &self.kept(service), (self.clock)())
     }
 
     /// The whole generation of the host's `generation` (14 bits), as the
@@ -587,7 +581,7 @@ impl FleetStorage {
     fn at_fleet<T>(
         &self,
         control: &Control,
-        at_fleet: impl FnOnce(&dyn Storage) -> Result<T, StorageError>,
+        at_fleet: impl FnOnce(&dyn CircuitStore) -> Result<T, StorageError>,
     ) -> Option<T> {
         if control.degraded() {
             return None;
@@ -603,28 +597,7 @@ impl FleetStorage {
     }
 }
 
-/// A service's circuit on this tier as a breaker keeps it between calls:
-/// the places of its host records and the name of its `L` record, so that
-/// a call neither looks up nor builds a name.
-#[derive(Clone)]
-pub struct FleetCircuit(Rc<Circuit>);
-
 impl FleetStorage {
-    /// What a breaker of `service` keeps to bind its calls (see
-    /// [`FleetStorage::for_circuit`]).
-    pub fn circuit_of(&self, service: &[u8]) -> FleetCircuit {
-        FleetCircuit(self.circuit(service))
-    }
-
-    /// This storage as the breaker of one service uses it for one call:
-    /// `circuit` is what that breaker keeps (from [`Self::circuit_of`] on
-    /// this storage, for that service), `now` the instant of the call when
-    /// it is read from the same clock as this storage's, so the call reads
-    /// it once. Within the call, the `L` record is found once.
-    pub fn for_circuit<'a>(&'a self, circuit: &'a FleetCircuit, now: Option<Millis>) -> BoundFleet<'a> {
-        self.bound(&circuit.0, now.unwrap_or_else(|| (self.clock)()))
-    }
-
     fn bound<'a>(&'a self, circuit: &'a Circuit, now: Millis) -> BoundFleet<'a> {
         BoundFleet {
             tier: self,
@@ -633,18 +606,9 @@ impl FleetStorage {
             local: self.on_host(circuit, now),
         }
     }
-
-    /// Runs `run` on this storage bound to the circuit of `service`, at the
-    /// instant `begin_call` read (or now).
-    fn with_bound<T>(&self, service: &[u8], run: impl FnOnce(&BoundFleet<'_>) -> T) -> T {
-        let circuit = self.circuit(service);
-        run(&self.bound(&circuit, self.now()))
-    }
 }
 
-/// The tier as one call of one breaker uses it (see
-/// [`FleetStorage::for_circuit`]); the tier itself is the same, finding the
-/// circuit by name.
+/// The tier as one call of one breaker uses it (see [`FleetCircuit`]).
 pub struct BoundFleet<'a> {
     tier: &'a FleetStorage,
     circuit: &'a Circuit,
@@ -656,12 +620,6 @@ pub struct BoundFleet<'a> {
 impl BoundFleet<'_> {
     fn control(&self, service: &[u8]) -> Result<Control, StorageError> {
         self.tier.control_of(service, self.circuit, self.now)
-    }
-}
-
-impl Storage for BoundFleet<'_> {
-    fn begin_call(&self) {
-        self.tier.call_begun.set(true);
     }
 
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
@@ -795,77 +753,28 @@ impl Storage for BoundFleet<'_> {
         Ok(counts)
     }
 
-    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
-        self.tier.list_circuits(prefix)
-    }
-
-    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
-        self.tier.list_circuits_with_counters(prefix)
-    }
-
     /// Metrics are the host's: each host counts its own calls.
-    fn count_permission(&self, _service: &[u8], permitted: bool, config: &Config) {
+    fn count_permission(&self, permitted: bool, config: &Config) {
         self.local.count_permission(&self.circuit.local_name, permitted, config);
-    }
-
-    fn counters(&self, _service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
-        self.tier.host.counters(&self.circuit.local_name)
-    }
-
-    fn max_slots(&self) -> Option<usize> {
-        self.tier.max_slots()
-    }
-
-    fn take_notices(&self, notice: &mut dyn FnMut(Notice)) {
-        self.tier.take_notices(notice);
     }
 }
 
 impl Storage for FleetStorage {
+    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn super::Circuit> {
+        Box::new(FleetCircuit {
+            circuit: self.kept(service),
+            tier: self,
+            service: service.to_vec(),
+            now: Cell::new(0),
+        })
+    }
+
     fn scope(&self) -> Vec<u8> {
         [b"fleet\0".as_slice(), &self.fleet.scope()].concat()
     }
 
-    fn begin_call(&self) {
-        self.call_begun.set(true);
-        self.call_now.set(Some((self.clock)()));
-    }
-
-    fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
-        self.with_bound(service, |bound| bound.load_state(service))
-    }
-
-    fn compare_and_set_state(
-        &self,
-        service: &[u8],
-        expected: CircuitState,
-        new: CircuitState,
-        ttl_ms: Millis,
-    ) -> Result<bool, StorageError> {
-        self.with_bound(service, |bound| {
-            bound.compare_and_set_state(service, expected, new, ttl_ms)
-        })
-    }
-
-    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
-        self.with_bound(service, |bound| bound.record_outcome(service, record))
-    }
-
-    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
-        self.with_bound(service, |bound| bound.admit_half_open(service, state, ttl_ms))
-    }
-
-    fn read_window(
-        &self,
-        service: &[u8],
-        generation: u64,
-        window: WindowGeometry,
-        slot_count: usize,
-        now: Millis,
-    ) -> Result<Vec<u64>, StorageError> {
-        self.with_bound(service, |bound| {
-            bound.read_window(service, generation, window, slot_count, now)
-        })
+    fn max_slots(&self) -> Option<usize> {
+        Some(self.fleet.max_slots().map_or(SLOTS, |fleet| fleet.min(SLOTS)))
     }
 
     fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
@@ -883,23 +792,80 @@ impl Storage for FleetStorage {
             })
             .collect()
     }
+}
 
-    fn count_permission(&self, service: &[u8], permitted: bool, config: &Config) {
-        self.with_bound(service, |bound| bound.count_permission(service, permitted, config));
+/// A breaker's circuit on this tier: the places of its host records and
+/// the name of its `L` record, so that a call neither looks up nor builds a
+/// name, and the instant of the current call, read once.
+pub struct FleetCircuit {
+    tier: Rc<FleetStorage>,
+    circuit: Rc<Circuit>,
+    service: Vec<u8>,
+    now: Cell<Millis>,
+}
+
+impl FleetCircuit {
+    #[inline]
+    fn bound(&self) -> BoundFleet<'_> {
+        self.tier.bound(&self.circuit, self.now.get())
+    }
+}
+
+impl super::Circuit for FleetCircuit {
+    fn service(&self) -> &[u8] {
+        &self.service
     }
 
-    fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
-        self.host.counters(&Self::local(service))
+    fn begin_call(&self, now: Option<Millis>) {
+        self.tier.call_begun.set(true);
+        self.circuit.memo.begin_call();
+        self.now.set(now.unwrap_or_else(|| (self.tier.clock)()));
     }
 
-    fn max_slots(&self) -> Option<usize> {
-        Some(self.fleet.max_slots().map_or(SLOTS, |fleet| fleet.min(SLOTS)))
+    fn load_state(&self) -> Result<CircuitState, StorageError> {
+        self.bound().load_state(&self.service)
+    }
+
+    fn compare_and_set_state(
+        &self,
+        expected: CircuitState,
+        new: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        self.bound().compare_and_set_state(&self.service, expected, new, ttl_ms)
+    }
+
+    fn record_outcome(&self, record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
+        self.bound().record_outcome(&self.service, record)
+    }
+
+    fn admit_half_open(&self, state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+        self.bound().admit_half_open(&self.service, state, ttl_ms)
+    }
+
+    fn read_window(
+        &self,
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        self.bound()
+            .read_window(&self.service, generation, window, slot_count, now)
+    }
+
+    fn count_permission(&self, permitted: bool, config: &Config) {
+        self.bound().count_permission(permitted, config);
+    }
+
+    fn counters(&self) -> Result<Option<CallCounters>, StorageError> {
+        self.tier.host.counters(&self.circuit.local_name)
     }
 
     fn take_notices(&self, notice: &mut dyn FnMut(Notice)) {
         // Asked after every call; rarely anything to say.
-        if !self.notices.borrow().is_empty() {
-            self.pass_notices(notice);
+        if !self.tier.notices.borrow().is_empty() {
+            self.tier.pass_notices(notice);
         }
     }
 }

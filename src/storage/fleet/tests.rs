@@ -31,17 +31,17 @@ impl Fleet {
     }
 
     /// A host: a segment of its own, as a PHP-FPM master has.
-    fn host(&self) -> FleetStorage {
+    fn host(&self) -> Rc<FleetStorage> {
         let segment: &'static Segment = Box::leak(Box::new(Segment::create(1 << 20, 1.0).unwrap()));
         let clock = Rc::clone(&self.clock);
         let host = SharedMemoryStorage::new(segment, b"app:".to_vec(), Box::new(move || clock.get()));
         let clock = Rc::clone(&self.clock);
-        FleetStorage::new(
-            Box::new(self.store.clone()),
+        Rc::new(FleetStorage::new(
+            Rc::new(self.store.clone()),
             &host,
             SYNC_MS,
             Box::new(move || clock.get()),
-        )
+        ))
     }
 
     fn advance(&self, ms: Millis) {
@@ -63,24 +63,40 @@ fn config() -> Config {
     .unwrap()
 }
 
-fn breaker<'a>(storage: &'a FleetStorage, config: &'a Config) -> Breaker<'a, dyn Storage + 'a> {
-    Breaker {
-        service: b"api",
+/// Runs `run` on a breaker of `api` on `host`, made for the call, as PHP
+/// code that makes one per request does.
+fn with_breaker<T>(host: &Rc<FleetStorage>, config: &Config, run: impl FnOnce(&Breaker<'_>) -> T) -> T {
+    let circuit = Rc::clone(host).circuit(b"api");
+    run(&Breaker {
         config,
-        storage,
-    }
+        circuit: circuit.as_ref(),
+        storage_clock: true,
+    })
 }
 
-fn register(host: &FleetStorage, config: &Config, outcome: Outcome, now: Millis) -> Vec<Event> {
+fn register(host: &Rc<FleetStorage>, config: &Config, outcome: Outcome, now: Millis) -> Vec<Event> {
     let mut events = Vec::new();
-    breaker(host, config).register(outcome, None, now, &mut |event| events.push(event));
+    with_breaker(host, config, |breaker| {
+        breaker.register(outcome, None, now, &mut |event| events.push(event));
+    });
     events
 }
 
-fn acquire(host: &FleetStorage, config: &Config, now: Millis) -> (Permission, Vec<Event>) {
+fn acquire(host: &Rc<FleetStorage>, config: &Config, now: Millis) -> (Permission, Vec<Event>) {
     let mut events = Vec::new();
-    let permission = breaker(host, config).acquire(now, &mut |event| events.push(event));
+    let permission = with_breaker(host, config, |breaker| {
+        breaker.acquire(now, &mut |event| events.push(event))
+    });
     (permission, events)
+}
+
+/// The window of generation 0 as `host`'s rules see it now.
+fn window(host: &Rc<FleetStorage>, config: &Config, now: Millis) -> Vec<u64> {
+    let circuit = Rc::clone(host).circuit(b"api");
+    circuit.begin_call(Some(now));
+    circuit
+        .read_window(0, config.window, config.bands.slot_count(), now)
+        .unwrap()
 }
 
 fn openings(events: &[Event]) -> usize {
@@ -154,9 +170,7 @@ fn a_sync_sent_twice_counts_once() {
     }
     fleet.advance(SYNC_MS);
     register(&second, &config, Outcome::Success, fleet.now());
-    let window = second
-        .read_window(b"api", 0, config.window, config.bands.slot_count(), fleet.now())
-        .unwrap();
+    let window = window(&second, &config, fleet.now());
     assert_eq!(window, vec![1, 3]);
 }
 
@@ -203,9 +217,7 @@ fn a_dead_store_degrades_each_host_once_and_recovery_is_said_once() {
     acquire(&host, &config, fleet.now());
     fleet.advance(SYNC_MS);
     register(&other, &config, Outcome::Success, fleet.now());
-    let window = other
-        .read_window(b"api", 0, config.window, config.bands.slot_count(), fleet.now())
-        .unwrap();
+    let window = window(&other, &config, fleet.now());
     assert_eq!(
         window,
         vec![2, 0],

@@ -22,8 +22,11 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
-use super::{FleetView, HostWindow, MAX_COUNT, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until};
+use super::named::Named;
+use super::open_until::RemembersOpen;
+use super::{Circuit, CircuitStore, FleetView, HostWindow, MAX_COUNT, OutcomeRecord, Storage, StorageError};
 use crate::core::config::MAX_BACKOFF_LEVEL;
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
@@ -480,25 +483,24 @@ impl<K: KeyValue> KvStorage<K> {
     }
 }
 
-impl<K: KeyValue> Storage for KvStorage<K> {
+impl<K: KeyValue + 'static> Storage for KvStorage<K> {
+    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn Circuit> {
+        let named = Named::new(Rc::clone(&self), service);
+        match &self.open_circuits {
+            Some(open) => Box::new(RemembersOpen::new(named, &open.storage, &open.prefix)),
+            None => Box::new(named),
+        }
+    }
+
     /// The start of every key: its prefix.
     fn scope(&self) -> Vec<u8> {
         [b"kv\0".as_slice(), &(self.name)(b"")].concat()
     }
+}
 
+impl<K: KeyValue + 'static> CircuitStore for KvStorage<K> {
     fn begin_call(&self) {
         self.backend.begin_call();
-    }
-
-    fn remembered_open_until(&self, service: &[u8]) -> Option<RememberedOpen> {
-        let circuits = self.open_circuits.as_ref()?;
-        open_until::remembered(&circuits.storage, &circuits.prefix, service)
-    }
-
-    fn remember_open_until(&self, service: &[u8], until: Option<RememberedOpen>) {
-        if let Some(circuits) = &self.open_circuits {
-            open_until::remember(&circuits.storage, &circuits.prefix, service, until);
-        }
     }
 
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {

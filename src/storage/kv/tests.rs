@@ -90,12 +90,12 @@ fn config(rules: Vec<OpeningRule>) -> Config {
 #[test]
 fn a_permitted_call_costs_one_read_before_and_one_increment_and_read_after() {
     let clock = Rc::new(Cell::new(T0));
-    let storage = storage(&clock);
+    let storage = Rc::new(storage(&clock));
     let config = config(vec![OpeningRule::failure_rate(50.0, 4).unwrap()]);
     let breaker = Breaker {
-        service: b"payments",
         config: &config,
-        storage: &storage,
+        circuit: &*Rc::clone(&storage).circuit(b"payments"),
+        storage_clock: false,
     };
     breaker.acquire(T0, &mut |_| {});
     breaker.register(Outcome::Success, None, T0, &mut |_| {});
@@ -109,15 +109,15 @@ fn a_permitted_call_costs_one_read_before_and_one_increment_and_read_after() {
 #[test]
 fn runs_of_failures_end_at_a_success() {
     let clock = Rc::new(Cell::new(T0));
-    let storage = storage(&clock);
+    let storage = Rc::new(storage(&clock));
     let config = config(vec![
         OpeningRule::failure_rate(50.0, 1000).unwrap(),
         OpeningRule::consecutive_failures(3).unwrap(),
     ]);
     let breaker = Breaker {
-        service: b"payments",
         config: &config,
-        storage: &storage,
+        circuit: &*Rc::clone(&storage).circuit(b"payments"),
+        storage_clock: false,
     };
     for outcome in [
         Outcome::Failure,
@@ -139,9 +139,9 @@ fn a_state_read_by_another_object_is_seen_before_counting_again() {
     let shared = Rc::new(storage(&clock));
     let config = config(vec![OpeningRule::failure_rate(50.0, 4).unwrap()]);
     let first = Breaker {
-        service: b"payments",
         config: &config,
-        storage: shared.as_ref(),
+        circuit: &*Rc::clone(&shared).circuit(b"payments"),
+        storage_clock: false,
     };
     first.acquire(T0, &mut |_| {}); // sees closed, generation 0
     // The circuit opens elsewhere meanwhile.
@@ -186,14 +186,14 @@ fn a_state_read_by_another_object_is_seen_before_counting_again() {
 #[test]
 fn the_states_an_object_remembers_are_bounded_however_many_services_it_serves() {
     let clock = Rc::new(Cell::new(T0));
-    let storage = storage(&clock);
+    let storage = Rc::new(storage(&clock));
     let config = config(vec![OpeningRule::failure_rate(50.0, 4).unwrap()]);
     for index in 0..3 * MAX_SEEN {
         let service = format!("service-{index}");
         let breaker = Breaker {
-            service: service.as_bytes(),
             config: &config,
-            storage: &storage,
+            circuit: &*Rc::clone(&storage).circuit(service.as_bytes()),
+            storage_clock: false,
         };
         breaker.acquire(T0, &mut |_| {});
         breaker.register(Outcome::Success, None, T0, &mut |_| {});
@@ -210,12 +210,12 @@ fn the_states_an_object_remembers_are_bounded_however_many_services_it_serves() 
 #[test]
 fn counters_past_any_count_a_breaker_writes_are_repaired() {
     let clock = Rc::new(Cell::new(T0));
-    let storage = storage(&clock);
+    let storage = Rc::new(storage(&clock));
     let config = config(vec![OpeningRule::consecutive_failures(3).unwrap()]);
     let breaker = Breaker {
-        service: b"payments",
         config: &config,
-        storage: &storage,
+        circuit: &*Rc::clone(&storage).circuit(b"payments"),
+        storage_clock: false,
     };
     breaker.register(Outcome::Failure, None, T0, &mut |_| {});
     let huge = (MAX_COUNT + 5).to_string().into_bytes();

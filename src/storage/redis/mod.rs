@@ -19,6 +19,7 @@ mod sentinel;
 use std::cell::Cell;
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
+use std::rc::Rc;
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
@@ -31,9 +32,11 @@ use keys::ServiceKeys;
 pub use sentinel::{SentinelTarget, parse_sentinel_dsn};
 
 use super::kv::{decode_state, encode_state};
+use super::named::Named;
+use super::open_until::RemembersOpen;
 use super::persistent::{Failure, with_connection};
 use super::{
-    FleetView, HostWindow, ListedCircuit, MAX_COUNT, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until,
+    Circuit, CircuitStore, FleetView, HostWindow, ListedCircuit, MAX_COUNT, OutcomeRecord, Storage, StorageError,
 };
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
@@ -598,10 +601,57 @@ impl RedisStorage {
 }
 
 impl Storage for RedisStorage {
+    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn Circuit> {
+        let named = Named::new(Rc::clone(&self), service);
+        Box::new(RemembersOpen::new(named, &self.target_key, &self.prefix))
+    }
+
     fn scope(&self) -> Vec<u8> {
         [self.target_key.as_bytes(), b"\0", &self.prefix].concat()
     }
 
+    /// SCAN, never KEYS, on every master; then the state of each circuit
+    /// found, one round trip each (a cluster has no pipeline across slots),
+    /// each round trip with the storage's timeout. A circuit without a
+    /// stored state (it never changed state) is closed.
+    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        let pattern = listing::key_pattern(&self.prefix, prefix);
+        let mut services = Vec::new();
+        for node in self.masters()? {
+            let mut cursor = 0_u64;
+            loop {
+                let deadline = Instant::now() + self.timeout;
+                let (next, keys): (u64, Vec<Vec<u8>>) = on_node(&node, self.timeout, deadline, &|connection| {
+                    redis::cmd("SCAN")
+                        .arg(cursor)
+                        .arg("MATCH")
+                        .arg(&pattern)
+                        .arg("COUNT")
+                        .arg(listing::SCAN_COUNT)
+                        .query(connection)
+                })
+                .map_err(|error| self.storage_error("SCAN", error))?;
+                services.extend(keys.iter().filter_map(|key| listing::service_of(key, &self.prefix)));
+                if next == 0 {
+                    break;
+                }
+                cursor = next;
+            }
+        }
+        // SCAN may return a key twice, and a circuit has two keys.
+        services.sort_unstable();
+        services.dedup();
+        let mut circuits = Vec::with_capacity(services.len());
+        for service in services {
+            self.begin_call();
+            let state = self.load_state(&service)?;
+            circuits.push((service, state));
+        }
+        Ok(circuits)
+    }
+}
+
+impl CircuitStore for RedisStorage {
     fn begin_call(&self) {
         self.deadline.set(Some(Instant::now() + self.timeout));
     }
@@ -690,46 +740,6 @@ impl Storage for RedisStorage {
         Ok(sums)
     }
 
-    /// SCAN, never KEYS, on every master; then the state of each circuit
-    /// found, one round trip each (a cluster has no pipeline across slots),
-    /// each round trip with the storage's timeout. A circuit without a
-    /// stored state (it never changed state) is closed.
-    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
-        let pattern = listing::key_pattern(&self.prefix, prefix);
-        let mut services = Vec::new();
-        for node in self.masters()? {
-            let mut cursor = 0_u64;
-            loop {
-                let deadline = Instant::now() + self.timeout;
-                let (next, keys): (u64, Vec<Vec<u8>>) = on_node(&node, self.timeout, deadline, &|connection| {
-                    redis::cmd("SCAN")
-                        .arg(cursor)
-                        .arg("MATCH")
-                        .arg(&pattern)
-                        .arg("COUNT")
-                        .arg(listing::SCAN_COUNT)
-                        .query(connection)
-                })
-                .map_err(|error| self.storage_error("SCAN", error))?;
-                services.extend(keys.iter().filter_map(|key| listing::service_of(key, &self.prefix)));
-                if next == 0 {
-                    break;
-                }
-                cursor = next;
-            }
-        }
-        // SCAN may return a key twice, and a circuit has two keys.
-        services.sort_unstable();
-        services.dedup();
-        let mut circuits = Vec::with_capacity(services.len());
-        for service in services {
-            self.begin_call();
-            let state = self.load_state(&service)?;
-            circuits.push((service, state));
-        }
-        Ok(circuits)
-    }
-
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         let keys = self.keys(service);
         self.run(&keys, "admission script", &[], |connection| {
@@ -785,14 +795,6 @@ impl Storage for RedisStorage {
             hosts,
             listed_hosts: None,
         })
-    }
-
-    fn remembered_open_until(&self, service: &[u8]) -> Option<RememberedOpen> {
-        open_until::remembered(&self.target_key, &self.prefix, service)
-    }
-
-    fn remember_open_until(&self, service: &[u8], until: Option<RememberedOpen>) {
-        open_until::remember(&self.target_key, &self.prefix, service, until);
     }
 }
 

@@ -20,6 +20,7 @@ mod table;
 mod words;
 
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use known::{KNOWN, Known, PastKey, PastSums};
@@ -37,7 +38,10 @@ use words::{
 };
 
 use super::memory::ExpiryClock;
-use super::{CallCounters, ListedCircuit, ListedCircuitCounters, OutcomeRecord, Storage, StorageError};
+use super::{
+    CallCounters, Circuit, CircuitStore, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, Storage,
+    StorageError,
+};
 use crate::core::config::Config;
 use crate::core::counts::{Outcome, SlotCounts, Tally};
 use crate::core::duration::Millis;
@@ -144,12 +148,23 @@ impl SharedMemoryStorage {
     /// instant of the call when it is read from the same clock as this
     /// storage's (the system clock), so the call reads it once.
     pub fn for_circuit<'a>(&'a self, memo: &'a CircuitMemo, now: Option<Millis>) -> BoundCircuit<'a> {
+        memo.begin_call();
+        self.within_call(memo, now)
+    }
+
+    /// [`Self::for_circuit`] within a call already begun by
+    /// [`CircuitMemo::begin_call`], keeping what it found.
+    pub(in crate::storage) fn within_call<'a>(
+        &'a self,
+        memo: &'a CircuitMemo,
+        now: Option<Millis>,
+    ) -> BoundCircuit<'a> {
         BoundCircuit {
             storage: self,
             place: Some(&memo.place),
             past: Some(&memo.past),
             now: now.map(|now| now.max(0) as u64),
-            found: Cell::new(None),
+            found: Some(&memo.found),
         }
     }
 
@@ -159,7 +174,7 @@ impl SharedMemoryStorage {
             place: None,
             past: None,
             now: None,
-            found: Cell::new(None),
+            found: None,
         }
     }
 
@@ -460,12 +475,24 @@ pub struct Place {
 pub struct CircuitMemo {
     place: Cell<Option<Place>>,
     past: RefCell<PastSums>,
+    /// The record the current call found already: a call that loads the
+    /// state then counts its permission looks once. Within one call the
+    /// record cannot be reused for another name: finding it refreshed its
+    /// `last_used`, and only idle records are reused. Forgotten when the
+    /// next call begins ([`Self::begin_call`]).
+    found: Cell<Option<Located>>,
 }
 
 impl CircuitMemo {
     /// Where the record was last found.
     pub fn place(&self) -> Option<Place> {
         self.place.get()
+    }
+
+    /// A call begins: what the last one found may have been reused since.
+    #[inline]
+    pub fn begin_call(&self) {
+        self.found.set(None);
     }
 }
 
@@ -485,17 +512,15 @@ pub struct BoundCircuit<'a> {
     place: Option<&'a Cell<Option<Place>>>,
     past: Option<&'a RefCell<PastSums>>,
     now: Option<u64>,
-    /// The record this call found already: a call that loads the state
-    /// then counts its permission looks once. Within one call the record
-    /// cannot be reused for another name: finding it refreshed its
-    /// `last_used`, and only idle records are reused.
-    found: Cell<Option<Located>>,
+    /// The record this call found already (see [`CircuitMemo`]), kept only
+    /// for a breaker's call.
+    found: Option<&'a Cell<Option<Located>>>,
 }
 
 impl BoundCircuit<'_> {
     #[inline]
     fn record_for(&self, service: &[u8], create: bool) -> Result<Option<Located>, StorageError> {
-        match self.found.get() {
+        match self.found.and_then(Cell::get) {
             Some(located) => Ok(Some(located)),
             None => self.find(service, create),
         }
@@ -507,7 +532,9 @@ impl BoundCircuit<'_> {
         // After the lookup: its loads are what faults on a shortened
         // object, and the guard then breaks the segment.
         self.storage.check_intact()?;
-        self.found.set(found);
+        if let Some(kept) = self.found {
+            kept.set(found);
+        }
         Ok(found)
     }
 
@@ -516,15 +543,16 @@ impl BoundCircuit<'_> {
     }
 }
 
-impl Storage for BoundCircuit<'_> {
-    fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
+/// The operations of [`CircuitStore`], on this call's view of the segment.
+impl BoundCircuit<'_> {
+    pub fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
         Ok(match self.record_for(service, false)? {
             Some(located) => SharedMemoryStorage::state_of(located.record),
             None => CircuitState::INITIAL,
         })
     }
 
-    fn compare_and_set_state(
+    pub fn compare_and_set_state(
         &self,
         service: &[u8],
         expected: CircuitState,
@@ -554,7 +582,11 @@ impl Storage for BoundCircuit<'_> {
         Ok(won)
     }
 
-    fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
+    pub fn record_outcome(
+        &self,
+        service: &[u8],
+        record: &OutcomeRecord,
+    ) -> Result<(CircuitState, Tally), StorageError> {
         if record.slot_count > SLOTS {
             return Err(StorageError::Unavailable(format!(
                 "shared memory keeps {SLOTS} counters per bucket, the configuration needs {}",
@@ -634,14 +666,14 @@ impl Storage for BoundCircuit<'_> {
         Ok((state, tally))
     }
 
-    fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+    pub fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
         let record = self.created(service)?.record;
         SharedMemoryStorage::keep_at_least(record, ttl_ms);
         // A late caller of an older generation is past its turn.
         Ok(update_tally(&record.admissions, state.generation, |count| count + 1).unwrap_or(u64::MAX))
     }
 
-    fn read_window(
+    pub fn read_window(
         &self,
         service: &[u8],
         generation: u64,
@@ -668,7 +700,7 @@ impl Storage for BoundCircuit<'_> {
             .collect())
     }
 
-    fn count_permission(&self, service: &[u8], permitted: bool, _config: &Config) {
+    pub fn count_permission(&self, service: &[u8], permitted: bool, _config: &Config) {
         // Claims the record of a new circuit, as its first outcome would:
         // its first call is counted too, and the record is kept the default
         // time until a transition or an outcome says how long. Refused one,
@@ -686,17 +718,13 @@ impl Storage for BoundCircuit<'_> {
         word.fetch_add(1, Ordering::Relaxed);
     }
 
-    fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
+    pub fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
         Ok(Some(
             self.record_for(service, false)?
                 .map_or_else(CallCounters::default, |located| {
                     SharedMemoryStorage::read_metrics(&located.record.metrics)
                 }),
         ))
-    }
-
-    fn max_slots(&self) -> Option<usize> {
-        Some(SLOTS)
     }
 }
 
@@ -716,10 +744,46 @@ fn sum_past_buckets(ring: &[[AtomicU64; SLOTS]], generation: u64, now_bucket: i6
 }
 
 impl Storage for SharedMemoryStorage {
+    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn Circuit> {
+        Box::new(ShmCircuit {
+            storage: self,
+            service: service.to_vec(),
+            memo: CircuitMemo::default(),
+            now: Cell::new(None),
+        })
+    }
+
     fn scope(&self) -> Vec<u8> {
         [b"shm\0".as_slice(), &self.prefix].concat()
     }
 
+    fn max_slots(&self) -> Option<usize> {
+        Some(SLOTS)
+    }
+
+    /// Walks the whole table: one pass of loads, no lock. A record is
+    /// listed when it is ready, owned, in use and of this prefix, and still
+    /// owned by the same name once read.
+    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
+        let circuits = self.walk(prefix, Self::state_of);
+        self.check_intact()?;
+        Ok(circuits)
+    }
+
+    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
+        let circuits = self.walk(prefix, |record| {
+            (Self::state_of(record), Self::read_metrics(&record.metrics))
+        });
+        self.check_intact()?;
+        Ok(circuits
+            .into_iter()
+            .map(|(service, (state, counters))| (service, state, Some(counters)))
+            .collect())
+    }
+}
+
+/// Looks the record up on each operation, remembering nothing between them.
+impl CircuitStore for SharedMemoryStorage {
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
         self.unbound().load_state(service)
     }
@@ -753,26 +817,6 @@ impl Storage for SharedMemoryStorage {
         self.unbound().read_window(service, generation, window, slot_count, now)
     }
 
-    /// Walks the whole table: one pass of loads, no lock. A record is
-    /// listed when it is ready, owned, in use and of this prefix, and still
-    /// owned by the same name once read.
-    fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
-        let circuits = self.walk(prefix, Self::state_of);
-        self.check_intact()?;
-        Ok(circuits)
-    }
-
-    fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
-        let circuits = self.walk(prefix, |record| {
-            (Self::state_of(record), Self::read_metrics(&record.metrics))
-        });
-        self.check_intact()?;
-        Ok(circuits
-            .into_iter()
-            .map(|(service, (state, counters))| (service, state, Some(counters)))
-            .collect())
-    }
-
     fn count_permission(&self, service: &[u8], permitted: bool, config: &Config) {
         self.unbound().count_permission(service, permitted, config);
     }
@@ -780,10 +824,82 @@ impl Storage for SharedMemoryStorage {
     fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
         self.unbound().counters(service)
     }
+}
 
-    fn max_slots(&self) -> Option<usize> {
-        Some(SLOTS)
+/// A breaker's circuit in the segment: where its record lies and the sums
+/// of its window's past buckets are kept between calls, so that a call
+/// neither hashes nor compares the name.
+pub struct ShmCircuit {
+    storage: Rc<SharedMemoryStorage>,
+    service: Vec<u8>,
+    memo: CircuitMemo,
+    /// The instant of the call, when the breaker read it from the system
+    /// clock, the storage's own.
+    now: Cell<Option<Millis>>,
+}
+
+impl ShmCircuit {
+    #[inline]
+    fn bound(&self) -> BoundCircuit<'_> {
+        self.storage.within_call(&self.memo, self.now.get())
     }
+}
+
+impl Circuit for ShmCircuit {
+    fn service(&self) -> &[u8] {
+        &self.service
+    }
+
+    #[inline]
+    fn begin_call(&self, now: Option<Millis>) {
+        self.memo.begin_call();
+        self.now.set(now);
+    }
+
+    #[inline]
+    fn load_state(&self) -> Result<CircuitState, StorageError> {
+        self.bound().load_state(&self.service)
+    }
+
+    fn compare_and_set_state(
+        &self,
+        expected: CircuitState,
+        new: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        self.bound().compare_and_set_state(&self.service, expected, new, ttl_ms)
+    }
+
+    #[inline]
+    fn record_outcome(&self, record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
+        self.bound().record_outcome(&self.service, record)
+    }
+
+    fn admit_half_open(&self, state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+        self.bound().admit_half_open(&self.service, state, ttl_ms)
+    }
+
+    fn read_window(
+        &self,
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        self.bound()
+            .read_window(&self.service, generation, window, slot_count, now)
+    }
+
+    #[inline]
+    fn count_permission(&self, permitted: bool, config: &Config) {
+        self.bound().count_permission(&self.service, permitted, config);
+    }
+
+    fn counters(&self) -> Result<Option<CallCounters>, StorageError> {
+        self.bound().counters(&self.service)
+    }
+
+    fn take_notices(&self, _notice: &mut dyn FnMut(Notice)) {}
 }
 
 #[cfg(test)]

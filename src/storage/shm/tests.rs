@@ -20,21 +20,25 @@ fn segment_with_share(size: usize, share: f64) -> &'static Segment {
     Box::leak(Box::new(Segment::create(size, share).unwrap()))
 }
 
-fn prefixed(segment: &'static Segment, prefix: &[u8], clock: &Rc<Cell<Millis>>) -> SharedMemoryStorage {
+fn prefixed(segment: &'static Segment, prefix: &[u8], clock: &Rc<Cell<Millis>>) -> Rc<SharedMemoryStorage> {
     let clock = clock.clone();
-    SharedMemoryStorage::new(segment, prefix.to_vec(), Box::new(move || clock.get()))
+    Rc::new(SharedMemoryStorage::new(
+        segment,
+        prefix.to_vec(),
+        Box::new(move || clock.get()),
+    ))
 }
 
 /// The events of one success registered for `service`, at the time of
 /// `clock` (which the storage reads too).
-fn register_success(storage: &SharedMemoryStorage, service: &[u8], clock: &Rc<Cell<Millis>>) -> Vec<Event> {
+fn register_success(storage: &Rc<SharedMemoryStorage>, service: &[u8], clock: &Rc<Cell<Millis>>) -> Vec<Event> {
     let now = clock.get();
     let config = config();
     let mut events = Vec::new();
     Breaker {
-        service,
         config: &config,
-        storage,
+        circuit: &*Rc::clone(storage).circuit(service),
+        storage_clock: false,
     }
     .register(Outcome::Success, None, now, &mut |event| events.push(event));
     events
@@ -47,9 +51,13 @@ fn refusal_message(events: &[Event]) -> &str {
     }
 }
 
-fn storage(segment: &'static Segment, clock: &Rc<Cell<Millis>>) -> SharedMemoryStorage {
+fn storage(segment: &'static Segment, clock: &Rc<Cell<Millis>>) -> Rc<SharedMemoryStorage> {
     let clock = clock.clone();
-    SharedMemoryStorage::new(segment, b"test:".to_vec(), Box::new(move || clock.get()))
+    Rc::new(SharedMemoryStorage::new(
+        segment,
+        b"test:".to_vec(),
+        Box::new(move || clock.get()),
+    ))
 }
 
 fn config() -> Config {
@@ -84,17 +92,17 @@ fn a_full_table_fails_and_names_the_setting_to_raise() {
     let config = config();
     for service in [&b"a"[..], b"b", b"c"] {
         Breaker {
-            service,
             config: &config,
-            storage: &storage,
+            circuit: &*Rc::clone(&storage).circuit(service),
+            storage_clock: false,
         }
         .register(Outcome::Success, None, T0, &mut |_| {});
     }
     let mut events = Vec::new();
     Breaker {
-        service: b"d",
         config: &config,
-        storage: &storage,
+        circuit: &*Rc::clone(&storage).circuit(b"d"),
+        storage_clock: false,
     }
     .register(Outcome::Success, None, T0, &mut |event| events.push(event));
     match events.as_slice() {
@@ -119,9 +127,9 @@ fn idle_records_are_reused_and_start_afresh() {
     let config = config();
     for _ in 0..4 {
         Breaker {
-            service: b"old",
             config: &config,
-            storage: &storage,
+            circuit: &*Rc::clone(&storage).circuit(b"old"),
+            storage_clock: false,
         }
         .register(Outcome::Failure, None, clock.get(), &mut |_| {});
     }
@@ -136,9 +144,9 @@ fn idle_records_are_reused_and_start_afresh() {
     clock.set(T0 + config.state_ttl_ms(Phase::Open));
     let mut failed = false;
     Breaker {
-        service: b"new",
         config: &config,
-        storage: &storage,
+        circuit: &*Rc::clone(&storage).circuit(b"new"),
+        storage_clock: false,
     }
     .register(Outcome::Success, None, clock.get(), &mut |_| failed = true);
     assert!(failed);
@@ -147,9 +155,9 @@ fn idle_records_are_reused_and_start_afresh() {
     clock.set(T0 + config.state_ttl_ms(Phase::Open) + CLAIM_RETRY_MS as Millis);
     let mut events = Vec::new();
     Breaker {
-        service: b"new",
         config: &config,
-        storage: &storage,
+        circuit: &*Rc::clone(&storage).circuit(b"new"),
+        storage_clock: false,
     }
     .register(Outcome::Failure, None, clock.get(), &mut |event| events.push(event));
     assert!(events.is_empty(), "{events:?}");
@@ -188,9 +196,9 @@ fn a_record_with_another_check_is_another_service() {
     let config = config();
     for _ in 0..4 {
         Breaker {
-            service: b"payments",
             config: &config,
-            storage: &storage,
+            circuit: &*Rc::clone(&storage).circuit(b"payments"),
+            storage_clock: false,
         }
         .register(Outcome::Failure, None, T0, &mut |_| {});
     }
@@ -456,12 +464,12 @@ fn a_tiers_records_are_out_of_reach_of_the_same_prefix_and_counted_apart() {
     let segment = segment(1 << 20);
     let clock = Rc::new(Cell::new(T0));
     let tier_clock = clock.clone();
-    let tier = SharedMemoryStorage::of_kind(
+    let tier = Rc::new(SharedMemoryStorage::of_kind(
         segment,
         RecordKind::Tier,
         b"shop:\0fleet\0".to_vec(),
         Box::new(move || tier_clock.get()),
-    );
+    ));
     let circuits = prefixed(segment, b"shop:\0fleet\0", &clock);
     register_success(&tier, b"Lpayments", &clock);
     let opened = CircuitState {
