@@ -2,16 +2,14 @@
 //! never decides anything about a circuit.
 
 pub mod available;
-pub mod backoff;
 pub mod bulkhead;
 pub mod fleet;
 pub mod kv;
 pub mod memcached;
 pub mod memory;
+pub mod net;
 pub mod open_until;
-pub mod persistent;
 pub mod redis;
-pub mod resolve;
 pub mod shm;
 
 use thiserror::Error;

@@ -31,7 +31,7 @@ use keys::ServiceKeys;
 pub use sentinel::{SentinelTarget, parse_sentinel_dsn};
 
 use super::kv::{decode_state, encode_state};
-use super::persistent::{Failure, with_connection};
+use super::net::pool::{Failure, with_connection};
 use super::{
     FleetView, HostWindow, ListedCircuit, MAX_COUNT, OutcomeRecord, RememberedOpen, Storage, StorageError, open_until,
 };
