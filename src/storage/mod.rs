@@ -3,6 +3,7 @@
 
 pub mod available;
 pub mod bulkhead;
+pub mod codec;
 pub mod fleet;
 pub mod kv;
 pub mod memcached;
