@@ -663,6 +663,13 @@ fn object_path(name: &str) -> Result<std::ffi::CString, SegmentError> {
 /// `LAYOUT_VERSION`, and the hash that places names (std's
 /// `DefaultHasher`, which may change between Rust releases).
 pub fn layout_id() -> u64 {
+    fingerprint(TIER_WORDS, TIER_KNOWN_HOSTS)
+}
+
+/// [`layout_id`] with the tier's control record laid out as `tier_words`
+/// with `tier_known_hosts` hosts: what a build whose `F` record differs
+/// would compute.
+fn fingerprint(tier_words: &[(&str, u64)], tier_known_hosts: usize) -> u64 {
     use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher, Hasher};
     use std::mem::{align_of, offset_of};
     let mut name_hash = BuildHasherDefault::<DefaultHasher>::default().build_hasher();
@@ -687,10 +694,10 @@ pub fn layout_id() -> u64 {
         size_of::<PrefixUsage>() as u64,
         SLOTS as u64,
         MAX_RING as u64,
-        TIER_KNOWN_HOSTS as u64,
+        tier_known_hosts as u64,
         name_hash.finish(),
     ];
-    let tier_words = TIER_WORDS
+    let tier_words = tier_words
         .iter()
         .flat_map(|(name, place)| name.bytes().map(u64::from).chain([*place]));
     // FNV-1a over the words' bytes: stable across builds, unlike std's hasher.
