@@ -159,12 +159,7 @@ impl Circuits {
 /// by the calls that shrink: the trim after the largest shrink of those
 /// 100 000 took 45 ms, the others at most about 1 ms.
 fn give_back_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only releases free memory of the allocator, which
-    // it does under its own locks; it has no precondition.
-    unsafe {
-        libc::malloc_trim(0);
-    }
+    super::sys::trim_heap();
 }
 
 pub struct InMemoryStorage {

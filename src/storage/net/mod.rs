@@ -6,6 +6,7 @@ pub mod backoff;
 pub mod deadline;
 pub mod pool;
 pub mod resolve;
+#[allow(unsafe_code)]
 mod sys;
 
 pub use sys::connect_unix;
