@@ -1,8 +1,9 @@
-//! The pool of persistent connections, one per worker process and server: opened at
-//! the first call (after fork, never in the PHP-FPM master), reused across
-//! requests, opened again at once when the server closed them while idle,
-//! and opened again after a failure only once the backoff has passed, so
-//! that a dead server does not cost a connection attempt per call.
+//! The pool of persistent connections, one per worker process and server:
+//! opened at the first call (after fork, never in the PHP-FPM master),
+//! reused across requests, opened again at once when the server closed them
+//! while idle, and opened again after a failure only once the backoff has
+//! passed, so that a dead server does not cost a connection attempt per
+//! call.
 //!
 //! The key of a connection is everything that makes it distinct (address,
 //! credentials, database, TLS, timeout): two storages share a connection,

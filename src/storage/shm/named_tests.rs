@@ -56,7 +56,8 @@ fn fork(work: impl FnOnce() -> i32) -> libc::pid_t {
     }
 }
 
-fn wait_for_exit(pid: libc::pid_t) -> i32 {
+/// Waits for the child `pid` to end, and returns its status.
+fn reap(pid: libc::pid_t) -> i32 {
     let mut status = 0;
     // SAFETY: `pid` is a child of this process.
     assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
@@ -273,7 +274,7 @@ fn processes_creating_at_once_initialise_the_segment_once() {
             })
             .collect();
         drop(release);
-        let statuses: Vec<_> = children.into_iter().map(wait_for_exit).collect();
+        let statuses: Vec<_> = children.into_iter().map(reap).collect();
         assert!(
             statuses.iter().all(|&status| status == 0),
             "children ended with {statuses:?}"
@@ -294,7 +295,7 @@ fn a_creator_killed_before_publishing_leaves_a_segment_the_next_one_initialises(
         });
         3
     });
-    let status = wait_for_exit(creator);
+    let status = reap(creator);
     assert!(libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGKILL);
     assert_eq!(std::fs::metadata(name.file()).unwrap().len(), SIZE as u64);
 
@@ -325,7 +326,7 @@ fn a_process_attaching_waits_for_the_creator_and_keeps_what_it_made() {
     });
     let _ = initialising.read(&mut [0]);
     let segment = Segment::open_named(&name.0, SIZE, 0.5).unwrap();
-    assert_eq!(wait_for_exit(creator), 0);
+    assert_eq!(reap(creator), 0);
     // Had the parent initialised the segment again, the creator's count
     // would have gone (or the creator crashed writing to it).
     assert_eq!(segment.record(1).admissions.load(Ordering::Relaxed), 5);
@@ -351,7 +352,7 @@ fn a_stopped_holder_of_the_lock_makes_attaching_fail_after_the_wait() {
     let attached = Segment::open_named_with(&name.0, SIZE, 0.5, Duration::from_millis(200), &|| {});
     // SAFETY: `holder` is our child.
     unsafe { libc::kill(holder, libc::SIGKILL) };
-    wait_for_exit(holder);
+    reap(holder);
     let reason = refusal(attached);
     assert!(reason.contains("another process has held its lock"), "{reason}");
     assert!(Segment::open_named(&name.0, SIZE, 0.5).is_ok());
