@@ -18,10 +18,12 @@
 
 pub mod held;
 
-use std::ptr::NonNull;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use thiserror::Error;
+
+use super::shm::SharedWords;
+use super::sys;
 
 /// The slots of an entry: the most calls a bulkhead lets in flight.
 const MAX_CONCURRENT_CALLS: usize = crate::core::config::MAX_CONCURRENT_CALLS as usize;
@@ -61,13 +63,12 @@ pub struct EntryIndex(u32);
 enum Memory {
     /// A `MAP_SHARED | MAP_ANONYMOUS` mapping: shared with the processes
     /// forked after it was made.
-    Shared { bytes: usize },
+    Shared(SharedWords),
     /// This process's heap.
-    Local { _words: Box<[AtomicU64]> },
+    Local(Box<[AtomicU64]>),
 }
 
 pub struct Table {
-    words: NonNull<AtomicU64>,
     entries: usize,
     memory: Memory,
     /// Where a name's search starts, by a hash keyed at random when the
@@ -76,41 +77,18 @@ pub struct Table {
     keys: std::hash::RandomState,
 }
 
-// SAFETY: every word is an atomic, and the mapping or the box lives as long
-// as the table.
-unsafe impl Send for Table {}
-// SAFETY: as above: all access goes through atomics.
-unsafe impl Sync for Table {}
-
 impl Table {
     /// A table shared with every process forked after this call (the
-    /// PHP-FPM master makes it at module startup).
+    /// PHP-FPM master makes it at module startup). Its words start at zero,
+    /// which is an empty key or slot.
     pub fn shared(entries: usize) -> Result<Self, TableError> {
-        let bytes = entries * ENTRY_WORDS * size_of::<AtomicU64>();
-        // SAFETY: a fresh anonymous mapping, no address hint; the result is
-        // checked before use.
-        let address = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                bytes,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_SHARED | libc::MAP_ANONYMOUS,
-                -1,
-                0,
-            )
-        };
-        if address == libc::MAP_FAILED {
-            return Err(TableError::Map {
-                bytes,
-                source: std::io::Error::last_os_error(),
-            });
-        }
+        let words = SharedWords::new(entries * ENTRY_WORDS).map_err(|source| TableError::Map {
+            bytes: entries * ENTRY_WORDS * size_of::<AtomicU64>(),
+            source,
+        })?;
         Ok(Self {
-            // SAFETY: mmap succeeded: not null. Anonymous pages are zeroed,
-            // and a zero word is an empty key or slot.
-            words: unsafe { NonNull::new_unchecked(address.cast::<AtomicU64>()) },
             entries,
-            memory: Memory::Shared { bytes },
+            memory: Memory::Shared(words),
             keys: std::hash::RandomState::new(),
         })
     }
@@ -119,19 +97,23 @@ impl Table {
     pub fn local(entries: usize) -> Self {
         let words: Box<[AtomicU64]> = (0..entries * ENTRY_WORDS).map(|_| AtomicU64::new(0)).collect();
         Self {
-            words: NonNull::from(&words[0]),
             entries,
-            memory: Memory::Local { _words: words },
+            memory: Memory::Local(words),
             keys: std::hash::RandomState::new(),
+        }
+    }
+
+    /// Every word of the table, `entries * ENTRY_WORDS` of them.
+    fn words(&self) -> &[AtomicU64] {
+        match &self.memory {
+            Memory::Shared(words) => words.words(),
+            Memory::Local(words) => words,
         }
     }
 
     fn entry(&self, index: EntryIndex) -> &[AtomicU64] {
         let start = index.0 as usize * ENTRY_WORDS;
-        debug_assert!(index.0 as usize * ENTRY_WORDS < self.entries * ENTRY_WORDS);
-        // SAFETY: `index` came from this table's search, below `entries`;
-        // the words live as long as `self`.
-        unsafe { std::slice::from_raw_parts(self.words.as_ptr().add(start), ENTRY_WORDS) }
+        &self.words()[start..start + ENTRY_WORDS]
     }
 
     /// The entry of `service`, made when it has none; `None` when the
@@ -265,9 +247,7 @@ impl Table {
     /// Empties every slot and refusal count: a process's own table in a
     /// child just forked, which holds none of its parent's calls.
     pub fn clear(&self) {
-        // SAFETY: `entries * ENTRY_WORDS` words live as long as `self`.
-        let words = unsafe { std::slice::from_raw_parts(self.words.as_ptr(), self.entries * ENTRY_WORDS) };
-        for word in words {
+        for word in self.words() {
             word.store(0, Ordering::Relaxed);
         }
     }
@@ -278,18 +258,8 @@ impl std::fmt::Debug for Table {
         formatter
             .debug_struct("Table")
             .field("entries", &self.entries)
-            .field("shared", &matches!(self.memory, Memory::Shared { .. }))
+            .field("shared", &matches!(self.memory, Memory::Shared(_)))
             .finish()
-    }
-}
-
-impl Drop for Table {
-    fn drop(&mut self) {
-        if let Memory::Shared { bytes } = self.memory {
-            // SAFETY: the mapping made in `shared`, of `bytes`; no reference
-            // into it outlives the table.
-            unsafe { libc::munmap(self.words.as_ptr().cast(), bytes) };
-        }
     }
 }
 
@@ -308,13 +278,8 @@ impl Owner {
         match THIS_PROCESS.load(Ordering::Relaxed) {
             0 => {
                 static WATCH_FORKS: std::sync::Once = std::sync::Once::new();
-                // SAFETY: registers a plain function that the child of every
-                // later fork runs.
-                WATCH_FORKS.call_once(|| unsafe {
-                    libc::pthread_atfork(None, None, Some(forked));
-                });
-                // SAFETY: getpid cannot fail.
-                let pid = unsafe { libc::getpid() };
+                WATCH_FORKS.call_once(|| sys::in_every_child(forked));
+                let pid = std::process::id() as libc::pid_t;
                 let token = Self::token(pid, process_start(pid).map_or(0, |(start, _)| start));
                 THIS_PROCESS.store(token.0, Ordering::Relaxed);
                 token
@@ -335,8 +300,7 @@ impl Owner {
     /// a signal 0, is no zombie, and started when the token says.
     fn is_alive(self) -> bool {
         let pid = self.pid();
-        // SAFETY: signal 0 sends nothing; it only checks the id.
-        if unsafe { libc::kill(pid, 0) } != 0 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH) {
+        if !sys::process_exists(pid) {
             return false;
         }
         match process_start(pid) {

@@ -1,3 +1,6 @@
+//! The bulkhead table: permits bounded by the limit, entries per name, dead
+//! and reused owners reclaimed, permits given back, the shared table zeroed.
+
 use super::*;
 
 /// A token whose process does not exist: ids stop far below 2^30.

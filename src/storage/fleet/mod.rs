@@ -26,10 +26,12 @@ use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use blob::HostCounts;
 
 use super::memory::ExpiryClock;
+use super::net::backoff::{Backoff, backoff};
 use super::shm::{
     BoundCircuit, CircuitMemo, GENERATION_MASK, RecordKind, SLOTS, SharedMemoryStorage, TierWord as Word,
 };
@@ -63,9 +65,12 @@ pub const MIN_SYNC_INTERVAL_MS: Millis = 10;
 pub const MAX_SYNC_INTERVAL_MS: Millis = 60_000;
 
 /// The backoff of a host whose fleet store failed: the first retry after
-/// a second, then doubling up to eight.
-const FIRST_RETRY_MS: Millis = 1_000;
-const LONGEST_RETRY_MS: Millis = 8_000;
+/// a second, then doubling up to eight (the wait before the `streak`-th
+/// attempt in a row is `backoff(RETRY, streak)`).
+const RETRY: Backoff = Backoff {
+    first: Duration::from_secs(1),
+    max: Duration::from_secs(8),
+};
 
 /// How long the host keeps a state it follows: the fleet store keeps it,
 /// the host record only has to outlive the calls (it is reused only idle).
@@ -163,11 +168,6 @@ fn same_state(local: CircuitState, fleet: CircuitState) -> bool {
         } else {
             local.since == fleet.since
         }
-}
-
-/// How long a degraded host waits before its `streak`-th attempt.
-fn retry_delay_ms(streak: u64) -> Millis {
-    (FIRST_RETRY_MS << streak.saturating_sub(1).min(8)).min(LONGEST_RETRY_MS)
 }
 
 pub struct FleetStorage {
@@ -341,7 +341,7 @@ impl FleetStorage {
         now: Millis,
     ) -> Result<(), StorageError> {
         let next = match word {
-            Word::RetryAt => now + retry_delay_ms(control.get(Word::FailureStreak) + 1),
+            Word::RetryAt => now + backoff(RETRY, control.get(Word::FailureStreak) + 1).as_millis() as Millis,
             _ => now + self.sync_interval_ms,
         };
         if !control.swap(word, due_at, next.max(0) as u64) {
@@ -538,12 +538,12 @@ impl FleetStorage {
             control.set(Word::ExcludedUntil, 0);
             control.set(Word::ExcludedFrom, bucket);
             control.set(Word::FailureStreak, 1);
-            control.set(Word::RetryAt, now_word + retry_delay_ms(1) as u64);
+            control.set(Word::RetryAt, now_word + backoff(RETRY, 1).as_millis() as u64);
             self.notices.borrow_mut().push(Notice::StorageFailed(error));
         } else {
             let streak = control.get(Word::FailureStreak) + 1;
             control.set(Word::FailureStreak, streak);
-            control.set(Word::RetryAt, now_word + retry_delay_ms(streak) as u64);
+            control.set(Word::RetryAt, now_word + backoff(RETRY, streak).as_millis() as u64);
         }
     }
 

@@ -7,11 +7,11 @@ mod protocol;
 use std::cell::Cell;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use protocol::{Connection, Incremented, ProtocolError, expiry, with_deadline};
+use protocol::{Connection, Incremented, ProtocolError, expiry};
 
 use super::StorageError;
 use super::kv::{KeyValue, KvStorage, Values, Write};
-use super::persistent::{Failure, Reconnect, Slots, with_connection};
+use super::net::pool::{Failure, Reconnect, Slots, with_connection};
 use crate::core::duration::Millis;
 
 thread_local! {
@@ -45,9 +45,15 @@ fn placement_weight(shard: u64, placement: u64) -> u64 {
     mixed ^ (mixed >> 31)
 }
 
-impl Reconnect<Connection, ProtocolError> for Server {
+/// A server, and the deadline of the call that needs its connection.
+struct Dial<'a> {
+    server: &'a Server,
+    deadline: Instant,
+}
+
+impl Reconnect<Connection, ProtocolError> for Dial<'_> {
     fn connect(&self) -> Result<Connection, ProtocolError> {
-        Connection::connect(&self.address, self.timeout)
+        Connection::connect(&self.server.address, self.server.timeout, self.deadline)
     }
 
     fn closed_by_peer(&self, connection: &Connection) -> bool {
@@ -135,15 +141,15 @@ impl MemcachedKeyValue {
             Some(deadline) if now < deadline + self.timeout => deadline,
             _ => now + self.timeout,
         };
-        with_deadline(deadline, || {
-            with_connection(&CONNECTIONS, &server.connection_key, server, |connection| {
-                match run(connection) {
-                    Err(ProtocolError::Oversized { key, length, cas }) => {
-                        Err(Self::remove_oversized(server, connection, &key, length, cas))
-                    }
-                    done => done,
+        let dial = Dial { server, deadline };
+        with_connection(&CONNECTIONS, &server.connection_key, &dial, |connection| {
+            connection.set_deadline(deadline);
+            match run(connection) {
+                Err(ProtocolError::Oversized { key, length, cas }) => {
+                    Err(Self::remove_oversized(server, connection, &key, length, cas))
                 }
-            })
+                done => done,
+            }
         })
         .map_err(|failure| match failure {
             Failure::BackingOff(wait) => StorageError::Unavailable(format!(
@@ -176,7 +182,7 @@ impl MemcachedKeyValue {
         length: u64,
         cas: u64,
     ) -> ProtocolError {
-        let mut fresh = match Connection::connect(&server.address, server.timeout) {
+        let mut fresh = match Connection::connect(&server.address, server.timeout, connection.deadline()) {
             Ok(fresh) => fresh,
             Err(error) => return error,
         };

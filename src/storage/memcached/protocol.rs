@@ -1,16 +1,16 @@
 //! Memcached's text protocol, the few commands the storage needs, over one
-//! blocking connection bounded by a deadline. Written here rather than
+//! connection whose reads and writes end by the call's deadline
+//! (`net::deadline::DeadlineSocket`). Written here rather than
 //! taken from the `memcache` crate: that crate cannot pipeline two commands
 //! (a permitted call must cost two round trips) and runs a connection pool
 //! with threads of its own in every PHP worker.
 
-use std::cell::Cell;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::os::fd::{AsRawFd, RawFd};
+use std::io::{BufRead, BufReader, Write};
 use std::time::{Duration, Instant};
 
 use thiserror::Error;
+
+use crate::storage::net::deadline::{DeadlineSocket, Transport, connect_tcp};
 
 #[derive(Debug, Error)]
 pub enum ProtocolError {
@@ -85,79 +85,8 @@ impl ProtocolError {
     }
 }
 
-thread_local! {
-    /// The end of the storage call running on this thread: every connection,
-    /// read and write of it must be over by then.
-    static DEADLINE: Cell<Option<Instant>> = const { Cell::new(None) };
-}
-
-/// Runs `run` with every connection, read and write bounded by `deadline`.
-pub fn with_deadline<T>(deadline: Instant, run: impl FnOnce() -> T) -> T {
-    let outer = DEADLINE.replace(Some(deadline));
-    let result = run();
-    DEADLINE.set(outer);
-    result
-}
-
-/// The time left before the deadline (a minute when none is set: a
-/// connection is only used under `with_deadline`).
-fn time_left() -> std::io::Result<Duration> {
-    let left = DEADLINE.get().map_or(Duration::from_secs(60), |deadline| {
-        deadline.saturating_duration_since(Instant::now())
-    });
-    if left.is_zero() {
-        return Err(std::io::ErrorKind::TimedOut.into());
-    }
-    Ok(left)
-}
-
-/// A socket whose every read waits at most until the deadline.
-struct DeadlineStream(TcpStream);
-
-impl DeadlineStream {
-    /// Waits until the socket has something to read, or the deadline.
-    /// `poll` rather than a socket timeout: those count in scheduler ticks
-    /// (4 ms here), and a call must not outlive its deadline by as much.
-    fn wait_readable(&self) -> std::io::Result<()> {
-        loop {
-            let left = time_left()?;
-            let mut socket = libc::pollfd {
-                fd: self.0.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            let milliseconds = left.as_micros().div_ceil(1_000).min(i32::MAX as u128) as i32;
-            // SAFETY: `socket` is one valid `pollfd` on this stack frame, for
-            // an open descriptor this stream owns.
-            match unsafe { libc::poll(&raw mut socket, 1, milliseconds) } {
-                0 => return Err(std::io::ErrorKind::TimedOut.into()),
-                ready if ready > 0 => return Ok(()),
-                _ => {
-                    let error = std::io::Error::last_os_error();
-                    if error.kind() != std::io::ErrorKind::Interrupted {
-                        return Err(error);
-                    }
-                }
-            }
-        }
-    }
-}
-
-impl Read for DeadlineStream {
-    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
-        self.wait_readable()?;
-        self.0.read(buffer)
-    }
-}
-
-impl AsRawFd for DeadlineStream {
-    fn as_raw_fd(&self) -> RawFd {
-        self.0.as_raw_fd()
-    }
-}
-
 pub struct Connection {
-    reader: BufReader<DeadlineStream>,
+    reader: BufReader<DeadlineSocket>,
 }
 
 /// The command a refusal answered, when `line` is one.
@@ -194,40 +123,34 @@ pub fn expiry(ttl_seconds: u64, now_seconds: u64) -> u64 {
 }
 
 impl Connection {
-    /// Connects within `timeout` and the time left before the deadline.
-    pub fn connect(address: &str, timeout: Duration) -> Result<Self, ProtocolError> {
-        let mut last = None;
-        let deadline = Instant::now() + timeout.min(time_left()?);
+    /// Connects within `timeout` and the time left before `deadline`; every
+    /// read and write of the connection ends by `deadline` (then by the one
+    /// of [`Connection::set_deadline`]).
+    pub fn connect(address: &str, timeout: Duration, deadline: Instant) -> Result<Self, ProtocolError> {
         let (host, port) = address
             .rsplit_once(':')
             .and_then(|(host, port)| Some((host, port.parse::<u16>().ok()?)))
             .ok_or_else(|| ProtocolError::Unexpected(format!("{address} is not host:port")))?;
-        for socket in crate::storage::resolve::resolve(host, port, deadline)? {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return Err(ProtocolError::NoTimeLeft);
-            }
-            match TcpStream::connect_timeout(&socket, left) {
-                Ok(stream) => {
-                    stream.set_nodelay(true)?;
-                    return Ok(Self {
-                        reader: BufReader::new(DeadlineStream(stream)),
-                    });
-                }
-                Err(error) => last = Some(error),
-            }
-        }
-        Err(last.map_or_else(
-            || ProtocolError::Unexpected(format!("{address} resolves to nothing")),
-            ProtocolError::Io,
-        ))
+        let stream = connect_tcp(host, port, deadline.min(Instant::now() + timeout))?;
+        Ok(Self {
+            reader: BufReader::new(DeadlineSocket::new(Transport::Tcp(stream), deadline)),
+        })
+    }
+
+    /// Every later read and write ends by `deadline`.
+    pub fn set_deadline(&mut self, deadline: Instant) {
+        self.reader.get_mut().set_deadline(deadline);
+    }
+
+    /// The deadline of the reads and writes.
+    pub fn deadline(&self) -> Instant {
+        self.reader.get_ref().deadline()
     }
 
     fn send(&mut self, request: &[u8]) -> Result<(), ProtocolError> {
-        let left = time_left().map_err(|_| ProtocolError::NoTimeLeft)?;
-        let stream = &mut self.reader.get_mut().0;
-        stream.set_write_timeout(Some(left))?;
-        stream.write_all(request)?;
+        let socket = self.reader.get_mut();
+        socket.time_left().map_err(|_| ProtocolError::NoTimeLeft)?;
+        socket.write_all(request)?;
         Ok(())
     }
 
@@ -453,10 +376,9 @@ impl Connection {
     }
 
     /// Whether the server closed this idle connection (see
-    /// `persistent::closed_by_peer`), or left bytes nobody asked for.
+    /// `DeadlineSocket::closed_by_peer`), or left bytes nobody asked for.
     pub fn closed_by_peer(&self) -> bool {
-        use std::os::fd::AsRawFd;
-        !self.reader.buffer().is_empty() || super::super::persistent::closed_by_peer(self.reader.get_ref().as_raw_fd())
+        !self.reader.buffer().is_empty() || self.reader.get_ref().closed_by_peer()
     }
 }
 

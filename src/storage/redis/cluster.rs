@@ -22,7 +22,7 @@ use redis::{Arg, Cmd, ConnectionAddr, ConnectionInfo, ErrorKind, RedisError, Red
 use super::batch;
 use super::connection::{CONNECTIONS, Connection, SLOT_MAP_REPLY_LIMIT};
 use super::{CallError, on_node, pool_key};
-use crate::storage::persistent::backing_off;
+use crate::storage::net::pool::backing_off;
 
 /// The shortest time between two reads of the slot map.
 const REFRESH_INTERVAL: Duration = Duration::from_secs(1);

@@ -1,11 +1,14 @@
 //! Our own Redis connection (TCP, TLS or Unix socket) for the shared pool of
-//! `storage::persistent`. redis-rs packs commands, parses replies and runs
-//! scripts through `ConnectionLike`; the socket is ours, for two things
-//! redis-rs's connection cannot do:
+//! `storage::net::pool`. redis-rs packs commands, parses replies and runs
+//! scripts through `ConnectionLike`; the socket is ours
+//! (`net::deadline::DeadlineSocket`), for three things redis-rs's
+//! connection cannot do:
 //!
 //! - every read and write ends by the deadline of the PHP-level call, so
-//!   all the round trips of one call share one timeout (the socket timeout
-//!   is set to the time left before each system call);
+//!   all the round trips of one call share one timeout: before each system
+//!   call the socket waits with `ppoll` for the time left (to the
+//!   microsecond; a socket timeout would be rounded up to the kernel's
+//!   tick), and a write is also bounded by a socket timeout of that time;
 //! - an idle connection can be checked without a round trip: a peek at
 //!   the socket tells whether the server closed it (restart, idle timeout),
 //!   so the pool reconnects before sending anything, and a command is
@@ -16,13 +19,8 @@
 //!   time to read it, never the whole of it.
 
 use std::io::{self, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::os::fd::{AsRawFd, FromRawFd, RawFd};
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::net::UnixStream;
-use std::path::Path;
 use std::sync::{Arc, OnceLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use redis::{
     ConnectionAddr, ConnectionInfo, ConnectionLike, ErrorKind, Parser, RedisError, RedisResult, ServerErrorKind, Value,
@@ -30,7 +28,9 @@ use redis::{
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
 
-use crate::storage::persistent::{Reconnect, Slots, closed_by_peer};
+use crate::storage::net::connect_unix;
+use crate::storage::net::deadline::{DeadlineSocket, Transport, connect_tcp};
+use crate::storage::net::pool::{Reconnect, Slots};
 
 thread_local! {
     pub static CONNECTIONS: Slots<Connection> = Slots::default();
@@ -71,116 +71,20 @@ impl<R: Read> Read for Bounded<'_, R> {
     }
 }
 
-enum Plain {
-    Tcp(TcpStream),
-    Unix(UnixStream),
-}
-
-/// A socket whose every read and write ends by `deadline`.
-struct Socket {
-    plain: Plain,
-    deadline: Instant,
-}
-
-fn deadline_passed() -> io::Error {
-    io::Error::new(io::ErrorKind::TimedOut, "the call's deadline passed")
-}
-
-impl Socket {
-    fn time_left(&self) -> io::Result<Duration> {
-        Some(self.deadline.saturating_duration_since(Instant::now()))
-            .filter(|left| !left.is_zero())
-            .ok_or_else(deadline_passed)
-    }
-
-    fn fd(&self) -> RawFd {
-        match &self.plain {
-            Plain::Tcp(stream) => stream.as_raw_fd(),
-            Plain::Unix(stream) => stream.as_raw_fd(),
-        }
-    }
-}
-
-impl Socket {
-    /// Waits until the socket is ready for `events`, at most until the
-    /// deadline: `ppoll` sleeps to the microsecond, where a socket timeout
-    /// would be rounded up to the kernel's tick (up to 10 ms late).
-    fn wait_for(&self, events: libc::c_short) -> io::Result<()> {
-        let left = self.time_left()?;
-        let mut poll = libc::pollfd {
-            fd: self.fd(),
-            events,
-            revents: 0,
-        };
-        let timeout = libc::timespec {
-            tv_sec: left.as_secs() as libc::time_t,
-            tv_nsec: left.subsec_nanos() as libc::c_long,
-        };
-        loop {
-            // SAFETY: `poll` and `timeout` live on this stack frame for the
-            // whole call, and the count (1) is the number of `pollfd`s.
-            let ready = unsafe { libc::ppoll(&raw mut poll, 1, &raw const timeout, std::ptr::null()) };
-            match ready {
-                0 => return Err(deadline_passed()),
-                1.. => return Ok(()),
-                _ => {
-                    let error = io::Error::last_os_error();
-                    if error.kind() != io::ErrorKind::Interrupted {
-                        return Err(error);
-                    }
-                }
-            }
-        }
-    }
-}
-
-impl Read for Socket {
-    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
-        self.wait_for(libc::POLLIN)?;
-        match &mut self.plain {
-            Plain::Tcp(stream) => stream.read(buffer),
-            Plain::Unix(stream) => stream.read(buffer),
-        }
-    }
-}
-
-impl Write for Socket {
-    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
-        self.wait_for(libc::POLLOUT)?;
-        // Ready to write means room for some bytes, not all: the socket
-        // timeout keeps a partial write from blocking past the deadline.
-        let left = Some(self.time_left()?);
-        match &mut self.plain {
-            Plain::Tcp(stream) => {
-                stream.set_write_timeout(left)?;
-                stream.write(bytes)
-            }
-            Plain::Unix(stream) => {
-                stream.set_write_timeout(left)?;
-                stream.write(bytes)
-            }
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 enum Stream {
-    Plain(Socket),
-    Tls(Box<StreamOwned<ClientConnection, Socket>>),
+    Plain(DeadlineSocket),
+    Tls(Box<StreamOwned<ClientConnection, DeadlineSocket>>),
 }
 
 impl Stream {
-    fn socket_mut(&mut self) -> &mut Socket {
+    fn socket_mut(&mut self) -> &mut DeadlineSocket {
         match self {
             Self::Plain(socket) => socket,
             Self::Tls(tls) => &mut tls.sock,
         }
     }
 
-    fn socket(&self) -> &Socket {
+    fn socket(&self) -> &DeadlineSocket {
         match self {
             Self::Plain(socket) => socket,
             Self::Tls(tls) => &tls.sock,
@@ -240,72 +144,6 @@ fn tls_config() -> RedisResult<Arc<ClientConfig>> {
         .map_err(|error| RedisError::from((ErrorKind::InvalidClientConfig, "TLS", error)))
 }
 
-fn connect_tcp(host: &str, port: u16, deadline: Instant) -> RedisResult<TcpStream> {
-    let mut last_error = io::Error::new(io::ErrorKind::NotFound, format!("{host} resolves to no address"));
-    for address in crate::storage::resolve::resolve(host, port, deadline)? {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(deadline_passed().into());
-        }
-        match TcpStream::connect_timeout(&address, left) {
-            Ok(stream) => {
-                stream.set_nodelay(true)?;
-                return Ok(stream);
-            }
-            Err(error) => last_error = error,
-        }
-    }
-    Err(last_error.into())
-}
-
-/// Connects to a Unix socket without blocking: `UnixStream::connect` would
-/// wait, with no timeout, while the listen queue of a paused server is full.
-fn connect_unix(path: &Path) -> io::Result<UnixStream> {
-    // SAFETY: `socket` takes no pointer; a negative result is checked below.
-    let fd = unsafe {
-        libc::socket(
-            libc::AF_UNIX,
-            libc::SOCK_STREAM | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC,
-            0,
-        )
-    };
-    if fd < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: `fd` is a socket just opened and owned by nothing else: the
-    // stream owns it from here on, and closes it on every path out.
-    let stream = unsafe { UnixStream::from_raw_fd(fd) };
-    // SAFETY: `sockaddr_un` is plain data, for which all zeroes are valid.
-    let mut address: libc::sockaddr_un = unsafe { std::mem::zeroed() };
-    address.sun_family = libc::AF_UNIX as libc::sa_family_t;
-    let bytes = path.as_os_str().as_bytes();
-    if bytes.len() >= address.sun_path.len() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "the socket path is too long",
-        ));
-    }
-    for (slot, &byte) in address.sun_path.iter_mut().zip(bytes) {
-        *slot = byte as libc::c_char;
-    }
-    let length = (std::mem::size_of::<libc::sa_family_t>() + bytes.len() + 1) as libc::socklen_t;
-    // SAFETY: `address` is a valid `sockaddr_un` on this stack frame, and
-    // `length` covers its family, path and terminating zero.
-    if unsafe { libc::connect(fd, (&raw const address).cast(), length) } < 0 {
-        let error = io::Error::last_os_error();
-        return Err(if error.kind() == io::ErrorKind::WouldBlock {
-            io::Error::new(
-                io::ErrorKind::WouldBlock,
-                "the server's listen queue is full (is it paused?)",
-            )
-        } else {
-            error
-        });
-    }
-    stream.set_nonblocking(false)?;
-    Ok(stream)
-}
-
 /// One connection to one Redis server, speaking RESP2.
 pub struct Connection {
     reader: BufReader<Stream>,
@@ -329,15 +167,12 @@ impl Connection {
     /// all by `deadline`.
     pub fn open(info: &ConnectionInfo, deadline: Instant) -> RedisResult<Self> {
         let stream = match info.addr() {
-            ConnectionAddr::Tcp(host, port) => Stream::Plain(Socket {
-                plain: Plain::Tcp(connect_tcp(host, *port, deadline)?),
+            ConnectionAddr::Tcp(host, port) => Stream::Plain(DeadlineSocket::new(
+                Transport::Tcp(connect_tcp(host, *port, deadline)?),
                 deadline,
-            }),
+            )),
             ConnectionAddr::TcpTls { host, port, .. } => {
-                let socket = Socket {
-                    plain: Plain::Tcp(connect_tcp(host, *port, deadline)?),
-                    deadline,
-                };
+                let socket = DeadlineSocket::new(Transport::Tcp(connect_tcp(host, *port, deadline)?), deadline);
                 let name = ServerName::try_from(host.clone())
                     .map_err(|error| RedisError::from((ErrorKind::InvalidClientConfig, "TLS", error.to_string())))?;
                 let session = ClientConnection::new(tls_config()?, name)
@@ -349,11 +184,7 @@ impl Connection {
                 Stream::Tls(tls)
             }
             ConnectionAddr::Unix(path) => {
-                let stream = connect_unix(path)?;
-                Stream::Plain(Socket {
-                    plain: Plain::Unix(stream),
-                    deadline,
-                })
+                Stream::Plain(DeadlineSocket::new(Transport::Unix(connect_unix(path)?), deadline))
             }
             _ => {
                 return Err(RedisError::from((
@@ -396,7 +227,7 @@ impl Connection {
     /// Every later read and write ends by `deadline`, the replies to each
     /// request take at most [`REPLY_LIMIT`] bytes, and no `ASKING` is sent.
     pub fn set_deadline(&mut self, deadline: Instant) {
-        self.reader.get_mut().socket_mut().deadline = deadline;
+        self.reader.get_mut().socket_mut().set_deadline(deadline);
         self.reply_limit = REPLY_LIMIT;
         self.asking = false;
     }
@@ -516,7 +347,7 @@ impl Connection {
     /// it, or a reply was left unread (`unusable`): an idle connection has nothing to read, so any byte (a TLS
     /// close_notify included) means it is not usable.
     pub fn closed_by_peer(&self) -> bool {
-        self.unusable || !self.reader.buffer().is_empty() || closed_by_peer(self.reader.get_ref().socket().fd())
+        self.unusable || !self.reader.buffer().is_empty() || self.reader.get_ref().socket().closed_by_peer()
     }
 }
 
@@ -568,31 +399,5 @@ impl Reconnect<Connection, RedisError> for Endpoint<'_> {
         // An error reply is the server answering: the connection is fine.
         // A timeout or a malformed reply leaves it at an unknown point.
         error.is_io_error() || error.kind() == ErrorKind::Parse
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::os::unix::net::UnixListener;
-
-    use super::*;
-
-    #[test]
-    fn a_unix_socket_whose_queue_is_full_is_refused_at_once() {
-        let path = std::env::temp_dir().join(format!("cb-full-queue-{}.sock", std::process::id()));
-        let _ = std::fs::remove_file(&path);
-        let listener = UnixListener::bind(&path).unwrap();
-        let mut queued = Vec::new();
-        let refused = (0..100_000).find_map(|_| match connect_unix(&path) {
-            Ok(stream) => {
-                queued.push(stream);
-                None
-            }
-            Err(error) => Some(error),
-        });
-        drop(listener);
-        let _ = std::fs::remove_file(&path);
-        assert_eq!(refused.map(|error| error.kind()), Some(io::ErrorKind::WouldBlock));
-        assert!(!queued.is_empty(), "a socket with room in its queue connects");
     }
 }

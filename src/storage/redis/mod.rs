@@ -31,10 +31,10 @@ use connection::{CONNECTIONS, Connection, Endpoint};
 use keys::ServiceKeys;
 pub use sentinel::{SentinelTarget, parse_sentinel_dsn};
 
-use super::kv::{decode_state, encode_state};
+use super::codec::{decode_state, encode_state};
 use super::named::Named;
+use super::net::pool::{Failure, with_connection};
 use super::open_until::RemembersOpen;
-use super::persistent::{Failure, with_connection};
 use super::{
     Circuit, CircuitStore, FleetView, HostWindow, ListedCircuit, MAX_COUNT, OutcomeRecord, Storage, StorageError,
 };
@@ -181,7 +181,7 @@ pub struct RedisStorage {
     deadline: Cell<Option<Instant>>,
 }
 
-/// The longest state a breaker writes (`kv::encode_state`: six numbers,
+/// The longest state a breaker writes (`codec::encode_state`: six numbers,
 /// well under 100 bytes). A longer one is removed without being read back.
 const MAX_STATE_LENGTH: usize = 128;
 
@@ -801,44 +801,6 @@ impl CircuitStore for RedisStorage {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::machine::Phase;
-
-    #[test]
-    fn states_round_trip_as_text() {
-        for state in [
-            CircuitState::INITIAL,
-            CircuitState {
-                phase: Phase::HalfOpen,
-                generation: 123_456,
-                since: 1_764_000_000_123,
-                ..CircuitState::INITIAL
-            },
-            CircuitState {
-                phase: Phase::Open,
-                generation: 7,
-                since: 1_764_000_000_123,
-                until: 1_764_000_040_123,
-                backoff: 2,
-                forced: false,
-            },
-            CircuitState {
-                phase: Phase::Closed,
-                generation: 8,
-                since: 1_764_000_000_123,
-                until: 1_764_003_600_123,
-                backoff: 0,
-                forced: true,
-            },
-        ] {
-            assert_eq!(decode_state(encode_state(state).as_bytes()), Some(state));
-        }
-        assert_eq!(encode_state(CircuitState::INITIAL), "0:0:0", "the scripts' default");
-        assert_eq!(decode_state(b"garbage"), None);
-        assert_eq!(decode_state(b"1:2:3:4"), None, "until without backoff and forced");
-        assert_eq!(decode_state(b"1:2:3:4:0:2"), None);
-        assert_eq!(decode_state(b"1:2:3:4:0:0:9"), None);
-        assert_eq!(decode_state(b"1:2:3:4:32:0"), None, "a backoff level beyond any");
-    }
 
     #[test]
     fn dsns_are_checked_when_the_storage_is_made() {

@@ -40,7 +40,7 @@ use redis::{ConnectionAddr, ConnectionInfo, ErrorKind, RedisError, RedisResult, 
 
 use super::connection::{CONNECTIONS, Connection, Endpoint};
 use super::{CallError, RedisConfigError, describe, on_endpoint, on_node, parse_dsn, pool_key};
-use crate::storage::persistent::backing_off;
+use crate::storage::net::pool::backing_off;
 
 const SCHEME: &str = "redis-sentinel://";
 const DEFAULT_SENTINEL_PORT: u16 = 26379;

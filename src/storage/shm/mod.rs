@@ -15,6 +15,7 @@
 //! remembers for as long a name it was refused a record for.
 
 mod known;
+#[allow(unsafe_code)]
 mod segment;
 mod table;
 mod words;
@@ -25,7 +26,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use known::{KNOWN, Known, PastKey, PastSums};
 use segment::{Metrics, NAME_BYTES, PrefixUsage, Record};
-pub use segment::{SLOTS, Segment, SegmentError, TIER_KNOWN_HOSTS, TierWord};
+pub use segment::{SLOTS, Segment, SegmentError, SharedWords, TIER_KNOWN_HOSTS, TierWord};
 pub use table::RecordKind;
 use table::{ClaimError, Identity, PREFIX_LENGTH_MASK, Refusal, TIER_BIT, hashes, is_idle, write_stored_name};
 #[cfg(test)]

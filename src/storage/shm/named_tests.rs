@@ -56,7 +56,8 @@ fn fork(work: impl FnOnce() -> i32) -> libc::pid_t {
     }
 }
 
-fn wait_for(pid: libc::pid_t) -> i32 {
+/// Waits for the child `pid` to end, and returns its status.
+fn reap(pid: libc::pid_t) -> i32 {
     let mut status = 0;
     // SAFETY: `pid` is a child of this process.
     assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
@@ -171,6 +172,34 @@ fn a_segment_of_another_size_or_build_is_refused_saying_what_differs() {
     assert!(Segment::open_named(&name.0, SIZE, 0.5).is_ok());
 }
 
+/// The `F` record of `fleet/` is part of the layout: a build that moves,
+/// drops or renames one of its words, or lists fewer hosts, makes another
+/// layout id, so that its named segments and ours refuse each other.
+#[test]
+fn a_build_whose_tier_control_record_differs_has_another_layout_id() {
+    type Change = fn(&'static str, u64) -> Option<(&'static str, u64)>;
+    let with = |change: Change| {
+        let words: Vec<(&str, u64)> = TIER_WORDS
+            .iter()
+            .filter_map(|&(name, place)| change(name, place))
+            .collect();
+        fingerprint(&words, TIER_KNOWN_HOSTS)
+    };
+    assert_eq!(fingerprint(TIER_WORDS, TIER_KNOWN_HOSTS), layout_id());
+    assert_eq!(with(|name, place| Some((name, place))), layout_id());
+    let moved: Change = |name, place| Some((name, if name == "RetryAt" { 14 } else { place }));
+    assert_ne!(with(moved), layout_id(), "a word moved");
+    let dropped: Change = |name, place| (name != "TooManyHosts").then_some((name, place));
+    assert_ne!(with(dropped), layout_id(), "a word dropped");
+    let renamed: Change = |name, place| Some((if name == "Degraded" { "Failing" } else { name }, place));
+    assert_ne!(with(renamed), layout_id(), "a word of another meaning");
+    assert_ne!(
+        fingerprint(TIER_WORDS, TIER_KNOWN_HOSTS / 2),
+        layout_id(),
+        "fewer hosts listed"
+    );
+}
+
 #[test]
 fn names_are_plain_and_short() {
     for bad in ["a/b", "/circuit_breaker", ".", ".."] {
@@ -245,7 +274,7 @@ fn processes_creating_at_once_initialise_the_segment_once() {
             })
             .collect();
         drop(release);
-        let statuses: Vec<_> = children.into_iter().map(wait_for).collect();
+        let statuses: Vec<_> = children.into_iter().map(reap).collect();
         assert!(
             statuses.iter().all(|&status| status == 0),
             "children ended with {statuses:?}"
@@ -266,7 +295,7 @@ fn a_creator_killed_before_publishing_leaves_a_segment_the_next_one_initialises(
         });
         3
     });
-    let status = wait_for(creator);
+    let status = reap(creator);
     assert!(libc::WIFSIGNALED(status) && libc::WTERMSIG(status) == libc::SIGKILL);
     assert_eq!(std::fs::metadata(name.file()).unwrap().len(), SIZE as u64);
 
@@ -297,7 +326,7 @@ fn a_process_attaching_waits_for_the_creator_and_keeps_what_it_made() {
     });
     let _ = initialising.read(&mut [0]);
     let segment = Segment::open_named(&name.0, SIZE, 0.5).unwrap();
-    assert_eq!(wait_for(creator), 0);
+    assert_eq!(reap(creator), 0);
     // Had the parent initialised the segment again, the creator's count
     // would have gone (or the creator crashed writing to it).
     assert_eq!(segment.record(1).admissions.load(Ordering::Relaxed), 5);
@@ -323,7 +352,7 @@ fn a_stopped_holder_of_the_lock_makes_attaching_fail_after_the_wait() {
     let attached = Segment::open_named_with(&name.0, SIZE, 0.5, Duration::from_millis(200), &|| {});
     // SAFETY: `holder` is our child.
     unsafe { libc::kill(holder, libc::SIGKILL) };
-    wait_for(holder);
+    reap(holder);
     let reason = refusal(attached);
     assert!(reason.contains("another process has held its lock"), "{reason}");
     assert!(Segment::open_named(&name.0, SIZE, 0.5).is_ok());

@@ -663,6 +663,13 @@ fn object_path(name: &str) -> Result<std::ffi::CString, SegmentError> {
 /// `LAYOUT_VERSION`, and the hash that places names (std's
 /// `DefaultHasher`, which may change between Rust releases).
 pub fn layout_id() -> u64 {
+    fingerprint(TIER_WORDS, TIER_KNOWN_HOSTS)
+}
+
+/// [`layout_id`] with the tier's control record laid out as `tier_words`
+/// with `tier_known_hosts` hosts: what a build whose `F` record differs
+/// would compute.
+fn fingerprint(tier_words: &[(&str, u64)], tier_known_hosts: usize) -> u64 {
     use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher, Hasher};
     use std::mem::{align_of, offset_of};
     let mut name_hash = BuildHasherDefault::<DefaultHasher>::default().build_hasher();
@@ -687,10 +694,10 @@ pub fn layout_id() -> u64 {
         size_of::<PrefixUsage>() as u64,
         SLOTS as u64,
         MAX_RING as u64,
-        TIER_KNOWN_HOSTS as u64,
+        tier_known_hosts as u64,
         name_hash.finish(),
     ];
-    let tier_words = TIER_WORDS
+    let tier_words = tier_words
         .iter()
         .flat_map(|(name, place)| name.bytes().map(u64::from).chain([*place]));
     // FNV-1a over the words' bytes: stable across builds, unlike std's hasher.
@@ -707,8 +714,15 @@ pub fn layout_id() -> u64 {
 /// Maps `size` bytes of `object`, or anonymous memory when None, shared
 /// with every process that maps the same.
 fn map(size: usize, object: Option<&SharedObject>) -> Result<NonNull<u8>, String> {
-    let (flags, fd) = match object {
-        Some(object) => (libc::MAP_SHARED, object.fd.as_raw_fd()),
+    map_shared(size, object.map(|object| object.fd.as_raw_fd()))
+        .map_err(|error| format!("mapping {size} bytes failed: {error}"))
+}
+
+/// [`map`], of the descriptor `fd` or anonymous memory, with the system's
+/// error.
+fn map_shared(size: usize, fd: Option<std::os::fd::RawFd>) -> std::io::Result<NonNull<u8>> {
+    let (flags, fd) = match fd {
+        Some(fd) => (libc::MAP_SHARED, fd),
         None => (libc::MAP_SHARED | libc::MAP_ANONYMOUS, -1),
     };
     // SAFETY: no address hint; `fd` is open (or -1 for an anonymous
@@ -724,12 +738,45 @@ fn map(size: usize, object: Option<&SharedObject>) -> Result<NonNull<u8>, String
         )
     };
     if address == libc::MAP_FAILED {
-        return Err(format!(
-            "mapping {size} bytes failed: {}",
-            std::io::Error::last_os_error()
-        ));
+        return Err(std::io::Error::last_os_error());
     }
     Ok(NonNull::new(address.cast::<u8>()).expect("mmap never maps at address zero"))
+}
+
+/// Atomic words in an anonymous `MAP_SHARED` mapping of their own, zeroed,
+/// shared with every process forked after it was made: the bulkhead's
+/// table (`storage::bulkhead`), whose mapping is fenced here with the
+/// segment's.
+pub struct SharedWords {
+    base: NonNull<AtomicU64>,
+    len: usize,
+}
+
+// SAFETY: every word is an atomic, and the mapping lives as long as the value.
+unsafe impl Send for SharedWords {}
+// SAFETY: as above: all access goes through atomics.
+unsafe impl Sync for SharedWords {}
+
+impl SharedWords {
+    /// `len` words, all zero; the system's error when they cannot be mapped.
+    pub fn new(len: usize) -> std::io::Result<Self> {
+        let base = map_shared(len * size_of::<AtomicU64>(), None)?;
+        Ok(Self { base: base.cast(), len })
+    }
+
+    pub fn words(&self) -> &[AtomicU64] {
+        // SAFETY: the mapping holds `len` words, page-aligned, zeroed by the
+        // kernel (a zero word is a valid atomic), and lives as long as `self`.
+        unsafe { std::slice::from_raw_parts(self.base.as_ptr(), self.len) }
+    }
+}
+
+impl Drop for SharedWords {
+    fn drop(&mut self) {
+        // SAFETY: the mapping made in `new`, of `len` words; no reference
+        // into it outlives `self`, which `words` borrows.
+        unsafe { libc::munmap(self.base.as_ptr().cast(), self.len * size_of::<AtomicU64>()) };
+    }
 }
 
 /// An open POSIX shared-memory object, unlocked when dropped.
@@ -769,9 +816,8 @@ impl SharedObject {
             return Err((format!("shm_open failed: {error}{hint}"), denied));
         }
         // SAFETY: `fd` was just opened and is owned here only.
-        Ok(Self {
-            fd: unsafe { OwnedFd::from_raw_fd(fd) },
-        })
+        let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+        Ok(Self { fd })
     }
 
     /// Waits at most `wait` for the exclusive lock of the object.

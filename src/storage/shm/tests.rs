@@ -1,3 +1,6 @@
+//! The shared-memory storage over a segment of this process: records found,
+//! claimed, reused when idle and shared between prefixes within their share.
+
 use std::cell::Cell;
 use std::rc::Rc;
 

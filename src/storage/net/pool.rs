@@ -1,8 +1,9 @@
-//! Persistent connections, one per worker process and server: opened at
-//! the first call (after fork, never in the PHP-FPM master), reused across
-//! requests, opened again at once when the server closed them while idle,
-//! and opened again after a failure only once the backoff has passed, so
-//! that a dead server does not cost a connection attempt per call.
+//! The pool of persistent connections, one per worker process and server:
+//! opened at the first call (after fork, never in the PHP-FPM master),
+//! reused across requests, opened again at once when the server closed them
+//! while idle, and opened again after a failure only once the backoff has
+//! passed, so that a dead server does not cost a connection attempt per
+//! call.
 //!
 //! The key of a connection is everything that makes it distinct (address,
 //! credentials, database, TLS, timeout): two storages share a connection,
@@ -11,11 +12,10 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
-use std::os::fd::RawFd;
 use std::thread::LocalKey;
 use std::time::{Duration, Instant};
 
-use super::backoff::backoff;
+use super::backoff::{CONNECTION, backoff};
 use crate::http::target::FxHasher;
 
 /// At most this many connections (with their backoffs) per process: storages
@@ -119,32 +119,12 @@ pub fn with_connection<C: 'static, E, T>(
                 if kind.breaks_connection(&error) || slot.connection.is_none() {
                     slot.connection = None;
                     slot.failures += 1;
-                    slot.retry_at = Some(Instant::now() + backoff(slot.failures));
+                    slot.retry_at = Some(Instant::now() + backoff(CONNECTION, u64::from(slot.failures)));
                 }
                 Err(Failure::Server(error))
             }
         }
     })
-}
-
-/// Whether the peer of an idle socket closed it or left bytes on it: one
-/// non-blocking peek, no round trip. A live idle connection has nothing to
-/// read (`EAGAIN`); end of stream, an error (reset) or unsolicited bytes
-/// all mean it must not be used.
-pub fn closed_by_peer(fd: RawFd) -> bool {
-    let mut byte = 0u8;
-    // SAFETY: `fd` is an open socket owned by the caller for the duration of
-    // the call; `recv` writes at most one byte into `byte`, which lives on
-    // this stack frame.
-    let received = unsafe { libc::recv(fd, (&raw mut byte).cast(), 1, libc::MSG_PEEK | libc::MSG_DONTWAIT) };
-    if received < 0 {
-        let error = std::io::Error::last_os_error();
-        return !matches!(
-            error.kind(),
-            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::Interrupted
-        );
-    }
-    true
 }
 
 /// Whether the connection of `key` is waiting out a backoff.
@@ -159,10 +139,6 @@ pub fn backing_off<C: 'static>(slots: &'static LocalKey<Slots<C>>, key: &str) ->
 
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
-    use std::net::{TcpListener, TcpStream};
-    use std::os::fd::AsRawFd;
-
     use super::*;
 
     struct Counter;
@@ -205,21 +181,5 @@ mod tests {
             assert!(slots.contains_key(&(MAX_SLOTS + 9).to_string()), "the newest");
             assert!(!slots.contains_key("1"), "the oldest went first");
         });
-    }
-
-    #[test]
-    fn a_peek_tells_an_idle_socket_from_a_closed_one() {
-        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-        let client = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
-        let (mut server, _) = listener.accept().unwrap();
-        assert!(!closed_by_peer(client.as_raw_fd()), "idle and open");
-        server.write_all(b"+unsolicited\r\n").unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        assert!(closed_by_peer(client.as_raw_fd()), "bytes nobody asked for");
-        let client = TcpStream::connect(listener.local_addr().unwrap()).unwrap();
-        let (server, _) = listener.accept().unwrap();
-        drop(server);
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        assert!(closed_by_peer(client.as_raw_fd()), "closed by the server");
     }
 }
