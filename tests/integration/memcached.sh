@@ -32,7 +32,6 @@ export CB_MEMCACHED=127.0.0.1:${ports[0]} CB_MEMCACHED_PID=${pids[0]}
 export CB_MEMCACHED_SLOW=127.0.0.1:$slow_port CB_MEMCACHED_DELAY_MS=45
 export CB_MEMCACHED_PAIR=127.0.0.1:${ports[0]},127.0.0.1:${ports[1]}
 export CB_MEMCACHED_SMALL=127.0.0.1:${ports[2]}
-export CB_MEMCACHED_FREE_PORT=$(free_port)
 # tests/memcached, then the suite written once for both network stores
 # (tests/network) with CB_STORE=memcached; a second argument runs one test
 # or directory instead.
@@ -52,3 +51,4 @@ if [ -z "${CB_PHP_ONLY:-}" ]; then
     (cd "$here/.." && MEMCACHED_SERVERS=$CB_MEMCACHED_PAIR \
         nice cargo test --quiet --no-default-features --test conformance_servers)
 fi
+exit "$status"
