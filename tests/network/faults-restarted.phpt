@@ -5,16 +5,10 @@ A network storage whose server stopped mid-traffic and started again on the same
 --FILE--
 <?php
 require __DIR__ . '/faults.inc';
-use Zeusi\CircuitBreaker\CircuitBreaker;
 
 $dir = sys_get_temp_dir() . '/cb-faults-restarted-' . getmypid();
-$port = start_store($dir);
 try {
-    $listener = new RecordingListener();
-    $stopped = new CircuitBreaker('stopped', configuration(minimum: 1000), storage(target_at("127.0.0.1:$port"), timeout: 0.05), $listener);
-    [$permitted, $failures] = traffic($stopped, $listener, 5);
-    echo "before the stop: $permitted of 5 permitted, $failures StorageFailed\n";
-    stop_store($dir, $port);
+    [$stopped, $listener, $port] = stopped_mid_traffic($dir);
     [, $failures] = traffic($stopped, $listener, 20);
     echo "stopped: ", $failures > 0 ? 'StorageFailed' : 'no StorageFailed', "\n";
     start_store($dir, $port);
@@ -22,7 +16,7 @@ try {
     [$permitted, $failures] = traffic($stopped, $listener, 5);
     echo "restarted: $permitted of 5 permitted, $failures StorageFailed, state ", $stopped->getState()->value, "\n";
 } finally {
-    stop_store($dir, $port);
+    kill_store($dir);
     exec('rm -rf ' . escapeshellarg($dir));
 }
 ?>

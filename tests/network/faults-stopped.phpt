@@ -5,16 +5,10 @@ A network storage whose server stops mid-traffic (Redis SHUTDOWN, memcached kill
 --FILE--
 <?php
 require __DIR__ . '/faults.inc';
-use Zeusi\CircuitBreaker\CircuitBreaker;
 
 $dir = sys_get_temp_dir() . '/cb-faults-stopped-' . getmypid();
-$port = start_store($dir);
 try {
-    $listener = new RecordingListener();
-    $stopped = new CircuitBreaker('stopped', configuration(minimum: 1000), storage(target_at("127.0.0.1:$port"), timeout: 0.05), $listener);
-    [$permitted, $failures] = traffic($stopped, $listener, 5);
-    echo "before the stop: $permitted of 5 permitted, $failures StorageFailed\n";
-    stop_store($dir, $port);
+    [$stopped, $listener] = stopped_mid_traffic($dir);
     [$permitted, $failures, $slowest] = traffic($stopped, $listener, 20);
     printf("stopped: %d of 20 permitted, StorageFailed: %s, within the timeout: %s\n", $permitted, $failures > 0 ? 'yes' : 'no', $slowest < 50 + 20 ? 'yes' : "no ($slowest ms)");
 } finally {

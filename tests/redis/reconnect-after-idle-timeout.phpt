@@ -14,14 +14,9 @@ start_redis_server($port, $dir);
 try {
     // A timeout of 1 s: a loaded machine must not make these calls time out.
     $breaker = new CircuitBreaker('idle', configuration(minimum: 1000), new RedisStorage("redis://127.0.0.1:$port", timeout: 1.0), $listener = new RecordingListener());
-    $calls = function (int $count) use ($breaker) {
-        for ($i = 0; $i < $count; $i++) {
-            if ($breaker->acquirePermission()) {
-                $breaker->registerFailure();
-            }
-        }
-    };
-    $calls(5);
+    // A permitted call fails: an outcome the store counts.
+    $call = fn () => $breaker->acquirePermission() ? $breaker->registerFailure() : null;
+    repeat(5, $call);
     echo "before: ", count(storage_failures($listener)), " StorageFailed\n";
 
     // The shortest idle timeout Redis takes, 1 s; the server closes the
@@ -33,7 +28,7 @@ try {
         usleep(20_000);
     }
     echo "the server closed the idle connection: ", $clients() === 1 ? 'yes' : 'no', "\n";
-    $calls(5);
+    repeat(5, $call);
     echo "after the server closed the idle connection: ", count(storage_failures($listener)), " StorageFailed\n";
     echo "outcomes counted: ", resp("127.0.0.1:$port", ['KEYS', 'cb:{idle}:b:*']) !== [] ? 'yes' : 'no', "\n";
     foreach (storage_failures($listener) as $event) {
