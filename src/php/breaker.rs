@@ -327,6 +327,8 @@ impl CircuitBreaker {
             None => None,
         };
         contain_panic(|| {
+            #[cfg(feature = "testing")]
+            super::testing::panic_if_armed();
             let now = self.clock.now_ms();
             if ending().is_some() {
                 return Err(Interrupted::Ending);
