@@ -10,7 +10,6 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use circuit_breaker::core::duration::Millis;
 use circuit_breaker::storage::Storage;
 use circuit_breaker::storage::fleet::memory_store::MemoryFleetStore;
 use circuit_breaker::storage::kv::map_store::{Entries, MapStore};
