@@ -5,6 +5,8 @@
 PHP        ?= php
 PHP_CONFIG ?= php-config
 EXTENSION  := $(CURDIR)/build/circuit_breaker.so
+# The same with the `testing` feature (Cargo.toml), for tests/testing/ only.
+TESTING_EXTENSION := $(CURDIR)/build/testing/circuit_breaker.so
 # The PHP the extension is built for. ext-php-rs reads PHP_CONFIG and PHP;
 # every cargo command here, and the phpize build in ext/, give it the same
 # absolute paths, so that none of them regenerates the others' bindings.
@@ -24,7 +26,7 @@ CARGO84        = PHP_CONFIG="$(PHP84_CONFIG)" PHP="$(PHP84)" CARGO_TARGET_DIR="$
 # conformance suite over Redis and Memcached), run once with 8.2.
 WITH_PHP84     = env PATH="$(PHP84_PREFIX)/bin:$$PATH" PHP_FPM="$(PHP84_PREFIX)/sbin/php-fpm" CB_PHP_ONLY=1
 
-.PHONY: deps deps-build build dist lint test test-core test-phpt test-integration test-install valgrind demo demo-cli bench install clean
+.PHONY: deps deps-build build build-testing dist lint test test-core test-phpt test-integration test-install valgrind demo demo-cli bench install clean
 .PHONY: php84 build84 dist84 lint84 test84 test-phpt84 test-integration84
 
 deps:
@@ -39,6 +41,14 @@ build: deps-build
 	$(CARGO) build --release
 	@mkdir -p build
 	install -m 0755 target/release/libcircuit_breaker.so $(EXTENSION)
+
+# The extension with what only tests use (the `testing` feature:
+# circuit_breaker_test_panic()), beside the one `make build` ships, which
+# stays without it.
+build-testing: deps-build
+	$(CARGO) build --profile testing --features testing
+	@mkdir -p build/testing
+	install -m 0755 target/testing/libcircuit_breaker.so $(TESTING_EXTENSION)
 
 # The pre-packaged binary PIE downloads for this PHP, stripped, named as PIE
 # expects (docs/releasing.md): dist/php_circuit_breaker-VERSION_phpX.Y-ARCH-linux-LIBC-nts.zip.
@@ -66,8 +76,9 @@ lint: deps-build
 test-core: deps-build
 	cargo test --no-default-features
 
-test-phpt: deps build
+test-phpt: deps build build-testing
 	scripts/run-phpt.sh $(EXTENSION)
+	scripts/run-phpt.sh $(TESTING_EXTENSION) tests/testing testing
 	scripts/run-phpt.sh $(EXTENSION) tests/http http
 	scripts/run-phpt.sh $(EXTENSION) tests/integrations integrations
 

@@ -5,23 +5,23 @@ set -euo pipefail
 extension=${1:?usage: bench/run.sh PATH/TO/circuit_breaker.so}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
-port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
 # Every server in a process group of its own, stopped whole at the end or on Ctrl-C.
 source "$here/../scripts/processes.sh"
+source "$here/../scripts/lib.sh"
+port=$(free_port)
 at_exit 'rm -rf "$work"'
 start_group -C "$work" redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log"
 for _ in $(seq 100); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.05; done
-memcached_port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
+memcached_port=$(free_port)
 start_group memcached -l 127.0.0.1 -p "$memcached_port" -U 0 -u "$(id -un)"
-for _ in $(seq 100); do php -r "exit(@stream_socket_client('tcp://127.0.0.1:$memcached_port') ? 0 : 1);" && break; sleep 0.05; done
+wait_for_port "$memcached_port" memcached
 # Round trips are counted by proxies in front of both servers.
-free_port() { php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'; }
 redis_proxy=$(free_port)
-start_group php "$here/round-trip-proxy.php" "$redis_proxy" "127.0.0.1:$port" "$work/redis-round-trips"
+start_group php "$here/../tests/support/proxy.php" "$redis_proxy" "127.0.0.1:$port" --count "$work/redis-round-trips"
 memcached_proxy=$(free_port)
-start_group php "$here/round-trip-proxy.php" "$memcached_proxy" "127.0.0.1:$memcached_port" "$work/memcached-round-trips"
+start_group php "$here/../tests/support/proxy.php" "$memcached_proxy" "127.0.0.1:$memcached_port" --count "$work/memcached-round-trips"
 for proxy in $redis_proxy $memcached_proxy; do
-    for _ in $(seq 100); do php -r "exit(@stream_socket_client('tcp://127.0.0.1:$proxy') ? 0 : 1);" && break; sleep 0.05; done
+    wait_for_port "$proxy" "the proxy on port $proxy"
 done
 # Heap allocations of a rejected call on Memcached: valgrind counts every
 # malloc; two runs, 200 and 1200 calls, cancel out startup.

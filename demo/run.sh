@@ -28,7 +28,7 @@ mkdir -p "$output"
 rm -f "$output"/*.log "$output"/*.json
 fpm=$(command -v php-fpm8.2 || command -v php-fpm)
 work=$(mktemp -d)
-free_port() { php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'; }
+source "$here/../scripts/lib.sh"
 upstream_port=$(free_port)
 
 export DEMO_START_FILE=$work/start DEMO_UPSTREAM_LOG=$work/upstream.log DEMO_STORAGE=$storage

@@ -10,12 +10,12 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use circuit_breaker::core::duration::Millis;
 use circuit_breaker::storage::fleet::memory_store::MemoryFleetStore;
-use circuit_breaker::storage::kv::{KeyValue, KvStorage, Values, key_name};
+use circuit_breaker::storage::kv::map_store::{Entries, MapStore};
+use circuit_breaker::storage::kv::{KvStorage, key_name};
 use circuit_breaker::storage::memory::InMemoryStorage;
 use circuit_breaker::storage::shm::{Segment, SharedMemoryStorage};
-use circuit_breaker::storage::{CircuitStore, Storage, StorageError};
+use circuit_breaker::storage::{CircuitStore, Storage};
 use conformance::fleet::Fleet;
 use conformance::{Backend, Clock};
 
@@ -73,60 +73,6 @@ impl Backend for MemoryFleetStores {
     }
 }
 
-/// Keys with their value and the instant they expire.
-type Entries = Rc<RefCell<HashMap<Vec<u8>, (Vec<u8>, Millis)>>>;
-
-/// The three primitives over a map, as their contract says: an increment
-/// creates its key with a time to live and keeps it when the key exists.
-struct MapStore {
-    clock: Clock,
-    entries: Entries,
-}
-
-impl MapStore {
-    fn live(&self, key: &[u8]) -> Option<(Vec<u8>, Millis)> {
-        let entries = self.entries.borrow();
-        entries
-            .get(key)
-            .filter(|(_, expires)| *expires > self.clock.get())
-            .cloned()
-    }
-}
-
-impl KeyValue for MapStore {
-    fn increment(&self, _shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
-        let (next, expires) = match self.live(key) {
-            Some((value, expires)) => (String::from_utf8(value).unwrap().parse::<u64>().unwrap() + 1, expires),
-            None => (1, self.clock.get() + ttl_ms),
-        };
-        self.entries
-            .borrow_mut()
-            .insert(key.to_vec(), (next.to_string().into_bytes(), expires));
-        Ok(next)
-    }
-
-    fn get_multiple(&self, _shard: u64, keys: &[Vec<u8>]) -> Result<Values, StorageError> {
-        Ok(keys.iter().map(|key| self.live(key).map(|(value, _)| value)).collect())
-    }
-
-    fn compare_and_set(
-        &self,
-        _shard: u64,
-        key: &[u8],
-        expected: Option<&[u8]>,
-        value: &[u8],
-        ttl_ms: Millis,
-    ) -> Result<bool, StorageError> {
-        if self.live(key).map(|(value, _)| value).as_deref() != expected {
-            return Ok(false);
-        }
-        self.entries
-            .borrow_mut()
-            .insert(key.to_vec(), (value.to_vec(), self.clock.get() + ttl_ms));
-        Ok(true)
-    }
-}
-
 /// Storage objects over one shared map.
 struct KeyValueMap {
     clock: Clock,
@@ -137,10 +83,7 @@ impl KeyValueMap {
     /// A storage object over the map whose workers remember open circuits
     /// under `memory`, as a process does.
     fn storage_remembering_as(&self, prefix: &[u8], memory: &str) -> Rc<dyn CircuitStore> {
-        let store = MapStore {
-            clock: self.clock.clone(),
-            entries: self.entries.clone(),
-        };
+        let store = MapStore::sharing(self.clock.clone(), self.entries.clone());
         let name_prefix = prefix.to_vec();
         Rc::new(
             KvStorage::new(store, Box::new(move |service| key_name(&name_prefix, service))).remembering_open_circuits(

@@ -347,6 +347,8 @@ impl CircuitBreaker {
             StorageKind::Userland | StorageKind::Native => None,
         };
         contain_panic(|| {
+            #[cfg(feature = "testing")]
+            super::testing::panic_if_armed();
             let now = self.clock.now_ms();
             if ending().is_some() {
                 return Err(Interrupted::Ending);

@@ -28,6 +28,8 @@ mod reentry;
 mod shared_memory;
 mod status;
 mod storage;
+#[cfg(feature = "testing")]
+mod testing;
 mod throttle;
 mod typed;
 mod userland_storage;
@@ -149,6 +151,9 @@ extern "C" fn info(module: *mut ModuleEntry) {
 #[php_module]
 #[php(startup = "startup")]
 pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
+    // Only in a `testing` build (src/php/testing.rs).
+    #[cfg(feature = "testing")]
+    let module = module.function(testing::test_panic_function());
     module
         .info_function(info)
         .shutdown_function(shutdown)

@@ -9,16 +9,13 @@
 # concurrently, and `at_exit COMMAND` for a script's own clean-up.
 
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/processes.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
 fpm=${PHP_FPM:-$(command -v php-fpm8.2 || command -v php-fpm)}
 work=$(mktemp -d)
 at_exit 'rm -rf "$work"'
 fpm_pid=
 passed=0
 failed=0
-
-free_port() {
-    php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'
-}
 
 # php-fpm and its workers: one process group, stopped whole.
 fpm_stop() {

@@ -7,8 +7,8 @@ set -euo pipefail
 extension=${1:?usage: redis.sh PATH/TO/circuit_breaker.so [TEST]}
 here=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
-free_port() { php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];'; }
 source "$here/../scripts/processes.sh"
+source "$here/../scripts/lib.sh"
 at_exit 'rm -rf "$work"'
 redis_cli_auth=()
 
@@ -178,10 +178,19 @@ export CB_REDIS_ADDRESS=127.0.0.1:$port CB_REDIS_PASSWORD=$password
 export CB_REDIS_DSN=redis://:$password@127.0.0.1:$port
 export CB_REDIS_PID=$(cat "$work/standalone/pid")
 export CB_REDIS_TLS_DSN=rediss://127.0.0.1:$tls_port SSL_CERT_FILE=$work/ca.crt
-export CB_REDIS_FREE_PORT=$(free_port) CB_REDIS_RESTART_PORT=$(free_port) CB_REDIS_SLOW_PORT=$(free_port)
+export CB_REDIS_RESTART_PORT=$(free_port) CB_REDIS_SLOW_PORT=$(free_port)
 
-# A second argument runs one test (or another directory) of tests/redis.
-"$here/../scripts/run-phpt.sh" "$extension" "${2:-tests/redis}" redis
+# tests/redis, then the suite written once for both network stores
+# (tests/network) with CB_STORE=redis; a second argument runs one test or
+# directory instead.
+export CB_STORE=redis
+status=0
+if [ -n "${2:-}" ]; then
+    "$here/../scripts/run-phpt.sh" "$extension" "$2" redis || status=1
+else
+    "$here/../scripts/run-phpt.sh" "$extension" tests/redis redis || status=1
+    "$here/../scripts/run-phpt.sh" "$extension" tests/network network-redis || status=1
+fi
 
 # The conformance suite (tests/conformance/) over the standalone server and the cluster.
 # No PHP takes part in it: CB_PHP_ONLY=1 (the PHP 8.4 run of make test)
@@ -190,3 +199,4 @@ if [ -z "${CB_PHP_ONLY:-}" ]; then
     (cd "$here/.." && REDIS_URL=$CB_REDIS_DSN REDIS_CLUSTER_NODES=$CB_REDIS_CLUSTER \
         nice cargo test --quiet --no-default-features --test conformance_servers)
 fi
+exit "$status"

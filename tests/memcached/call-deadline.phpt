@@ -73,7 +73,9 @@ measure('registerFailure, closed (a new bucket)', fn () => $slow->registerFailur
 repeat(4, fn () => $fast->registerFailure());
 $fast->acquirePermission();
 measure('getState, open', fn () => $slow->getState());
-usleep(1_050_000);
+// The shortest open duration there is, 1 s, ends: its end on the clock
+// (openDuration is 1 s at the least, so this waits on time).
+time_sleep_until((float) $fast->getStatus()->until->format('U.u') + 0.01);
 measure('acquirePermission, due to half-open', fn () => $slow->acquirePermission());
 $fast->acquirePermission();
 measure('registerSuccess, half-open, closing', fn () => $slow->registerSuccess());

@@ -5,14 +5,14 @@ RedisStorage behind a proxy that delays every reply by 45 ms, timeout 50 ms: eve
 --FILE--
 <?php
 require __DIR__ . '/redis.inc';
+require __DIR__ . '/../support/proxy.inc';
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Clock\MockClock;
 use Zeusi\CircuitBreaker\Storage\RedisStorage;
 
 $port = (int) redis_env('CB_REDIS_SLOW_PORT');
 start_redis_server($port, sys_get_temp_dir() . '/cb-redis-slow-' . getmypid());
-$proxy = proc_open([PHP_BINARY, '-n', __DIR__ . '/../integration/delay-proxy.php', '0', "127.0.0.1:$port", '45'], [1 => ['pipe', 'w']], $pipes);
-$proxyPort = (int) fgets($pipes[1]);
+[$proxy, $proxyPort] = start_proxy("127.0.0.1:$port", '--delay', '45');
 
 try {
     $clock = new MockClock(microtime(true));
@@ -53,8 +53,7 @@ try {
     echo "every call within 2 x the timeout: ", $slowest < 2 * 50 ? 'yes' : 'no', "\n";
     echo "storage failures were timeouts: ", count(array_filter(storage_failures($listener), fn ($event) => !str_contains($event->exception->getMessage(), 'timed out') && !str_contains($event->exception->getMessage(), 'failed just before'))) === 0 ? 'yes' : 'no', "\n";
 } finally {
-    proc_terminate($proxy);
-    proc_close($proxy);
+    stop_proxy($proxy);
     stop_redis_server($port);
 }
 ?>

@@ -26,43 +26,7 @@ function on_cluster(array $nodes, array $command): mixed
     }
     throw new RuntimeException('MOVED more than twice');
 }
-$log = tempnam(sys_get_temp_dir(), 'fleet');
-
-// 25 failures per worker, 50 per host, 100 in the fleet; it opens at 70:
-// no host can open it alone.
-$service = 'fleet-split-' . getmypid();
-run_hosts('split', $store, $service, $log, 25);
-$opened = log_lines($log, 'CircuitOpened');
-echo 'CircuitOpened: ', count($opened), "\n";
-$failures = array_map(fn ($line) => (float) explode(' ', $line)[3], log_lines($log, 'failure'));
-sort($failures);
-$rejections = log_lines($log, 'rejected');
-echo 'workers rejected: ', count(array_filter($rejections, fn ($line) => explode(' ', $line)[3] !== 'never')), ' of ', count($rejections), "\n";
-// No host reaches 70 failures alone (50 each): the fleet opening shows
-// the hosts' counts met through the store. (When, against the failures'
-// timestamps, is no assertion: the call that records the 70th outcome may
-// have started before others that recorded earlier.)
-$perHost = array_count_values(array_map(fn ($line) => explode(' ', $line)[0], log_lines($log, 'failure')));
-echo 'no host past 50 failures, at least 70 in the fleet: ', var_export(max($perHost) <= 50 && count($failures) >= 70, true), "\n";
-
-// Counts: 10 000 outcomes per worker, every third a failure.
-unlink($log);
-$log = tempnam(sys_get_temp_dir(), 'fleet');
-$service = 'fleet-count-' . getmypid();
-run_hosts('count', $store, $service, $log, 10_000);
-$windows = on_cluster($nodes, ['HGETALL', "cb:{{$service}}:h:0"]);
-$totals = [0, 0];
-for ($i = 0; $i < count($windows); $i += 2) {
-    foreach (array_slice(explode(';', $windows[$i + 1]), 1) as $bucket) {
-        [, $counts] = explode(':', $bucket);
-        foreach (explode(',', $counts) as $slot => $count) {
-            $totals[$slot] += (int) $count;
-        }
-    }
-}
-echo 'hosts: ', count($windows) / 2, ', successes: ', $totals[0], ', failures: ', $totals[1], "\n";
-echo 'events: ', count(file($log)), "\n";
-unlink($log);
+run_fleet_hosts($store, fn (string $service) => hash_of(on_cluster($nodes, ['HGETALL', "cb:{{$service}}:h:0"])));
 ?>
 --EXPECT--
 CircuitOpened: 1

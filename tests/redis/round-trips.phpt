@@ -5,21 +5,16 @@ RedisStorage: two round trips per permitted call (counted by a proxy) and no scr
 --FILE--
 <?php
 require __DIR__ . '/redis.inc';
+require __DIR__ . '/../support/proxy.inc';
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Storage\RedisStorage;
 
 $address = redis_env('CB_REDIS_ADDRESS');
 $password = redis_env('CB_REDIS_PASSWORD');
-// The benchmark's proxy counts a round trip each time the client sends
-// after having been answered.
-$server = stream_socket_server('tcp://127.0.0.1:0');
-$port = (int) explode(':', stream_socket_get_name($server, false))[1];
-fclose($server);
+// The proxy counts a round trip each time the client sends after having
+// been answered.
 $countFile = tempnam(sys_get_temp_dir(), 'cb-trips');
-$proxy = proc_open([PHP_BINARY, '-n', __DIR__ . '/../../bench/round-trip-proxy.php', $port, $address, $countFile], [], $pipes);
-for ($i = 0; $i < 250 && @stream_socket_client("tcp://127.0.0.1:$port") === false; $i++) {
-    usleep(20_000);
-}
+[$proxy, $port] = start_proxy($address, '--count', $countFile);
 // The proxy writes its count when a request arrives, before forwarding it:
 // once the reply is back, the count of that round trip is written.
 $roundTrips = fn (): int => (int) file_get_contents($countFile);
@@ -45,8 +40,7 @@ try {
     }
     echo "round trips for 100 rejected calls: ", $roundTrips() - $before, "\n";
 } finally {
-    proc_terminate($proxy);
-    proc_close($proxy);
+    stop_proxy($proxy);
     unlink($countFile);
 }
 ?>

@@ -2,6 +2,7 @@
 //! (clones of one store), and it can be taken down and brought back, as a
 //! server can. The tests of the tier and the conformance suite run over it
 //! without a server; the servers' own tests run over Redis and Memcached.
+//! A test double: built for tests only (the `testing` feature).
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;

@@ -18,6 +18,7 @@
 //! neither loses nor counts anything twice, with no script.
 
 pub mod blob;
+#[cfg(any(test, feature = "testing"))]
 pub mod memory_store;
 
 use std::cell::{Cell, RefCell};

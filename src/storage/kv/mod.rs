@@ -656,6 +656,9 @@ fn prune_host_list(list: &[u8], gone: &[u64], own: u64) -> (Vec<u64>, bool) {
 #[cfg(test)]
 mod tests;
 
+#[cfg(any(test, feature = "testing"))]
+pub mod map_store;
+
 #[cfg(test)]
 mod stored_text_tests {
     use super::*;

@@ -1,85 +1,20 @@
 //! The composition over a HashMap that keeps the primitives' contract,
 //! driven through the breaker on a manual clock.
 
-use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
+use std::cell::Cell;
 use std::rc::Rc;
 
+use super::map_store::MapStore;
 use super::*;
 use crate::breaker::Breaker;
 use crate::core::config::Config;
 use crate::core::half_open::HalfOpenPolicy;
 use crate::core::rules::OpeningRule;
 
-/// A value with the instant it expires, in ms of the shared clock.
-type Entry = (Vec<u8>, Millis);
-
-/// Keys with their expiry, in ms of the shared clock.
-struct MapStore {
-    clock: Rc<Cell<Millis>>,
-    entries: RefCell<HashMap<Vec<u8>, Entry>>,
-    calls: Cell<usize>,
-}
-
-impl MapStore {
-    fn live(&self, key: &[u8]) -> Option<Vec<u8>> {
-        let entries = self.entries.borrow();
-        entries
-            .get(key)
-            .filter(|(_, expires)| *expires > self.clock.get())
-            .map(|(value, _)| value.clone())
-    }
-}
-
-impl KeyValue for MapStore {
-    fn increment(&self, _shard: u64, key: &[u8], ttl_ms: Millis) -> Result<u64, StorageError> {
-        self.calls.set(self.calls.get() + 1);
-        let next = self
-            .live(key)
-            .map_or(0, |value| String::from_utf8(value).unwrap().parse::<u64>().unwrap())
-            + 1;
-        let expires = match self.live(key) {
-            Some(_) => self.entries.borrow()[key].1,
-            None => self.clock.get() + ttl_ms,
-        };
-        self.entries
-            .borrow_mut()
-            .insert(key.to_vec(), (next.to_string().into_bytes(), expires));
-        Ok(next)
-    }
-
-    fn get_multiple(&self, _shard: u64, keys: &[Vec<u8>]) -> Result<Values, StorageError> {
-        self.calls.set(self.calls.get() + 1);
-        Ok(keys.iter().map(|key| self.live(key)).collect())
-    }
-
-    fn compare_and_set(
-        &self,
-        _shard: u64,
-        key: &[u8],
-        expected: Option<&[u8]>,
-        value: &[u8],
-        ttl_ms: Millis,
-    ) -> Result<bool, StorageError> {
-        self.calls.set(self.calls.get() + 1);
-        if self.live(key).as_deref() != expected {
-            return Ok(false);
-        }
-        self.entries
-            .borrow_mut()
-            .insert(key.to_vec(), (value.to_vec(), self.clock.get() + ttl_ms));
-        Ok(true)
-    }
-}
-
 const T0: Millis = 1_764_000_000_000;
 
 fn storage(clock: &Rc<Cell<Millis>>) -> KvStorage<MapStore> {
-    let store = MapStore {
-        clock: clock.clone(),
-        entries: RefCell::default(),
-        calls: Cell::new(0),
-    };
+    let store = MapStore::new(clock.clone());
     KvStorage::new(store, Box::new(|service| [b"test:".as_slice(), service].concat()))
 }
 
