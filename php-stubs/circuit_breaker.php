@@ -823,8 +823,24 @@ namespace Zeusi\CircuitBreaker\Exception {
         public function getReason(): ?\Zeusi\CircuitBreaker\RejectionReason {}
     }
 
+    /**
+     * Its code (getCode()) is the kind of the failure, one of its constants: a timeout and a full
+     * shared memory segment are told apart without reading the message.
+     */
     class StorageException extends \RuntimeException implements CircuitBreakerExceptionInterface
     {
+        /** The storage could not be reached or worked with (a connection refused or broken, a node backing off, data another client left, removed since): the next call may work. */
+        const UNAVAILABLE = 1;
+        /** The storage did not answer within its timeout: the next call may work. */
+        const TIMEOUT = 2;
+        /** The storage has no room left (a shared memory segment for another circuit): raise its size. */
+        const FULL = 3;
+        /** The storage answered and refused (a server's error reply, an authentication turned down): asking again gets the same answer. */
+        const REFUSED = 4;
+        /** The storage cannot do this by its nature (MemcachedStorage::listCircuits()). */
+        const UNSUPPORTED = 5;
+        /** A storage written in PHP threw (its exception is the previous) or broke its contract. */
+        const USERLAND = 6;
     }
 
     /** The message names the parameter, its value and its limits. */

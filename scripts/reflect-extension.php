@@ -28,6 +28,13 @@ function describe_class(ReflectionClass $class, string $strip): array
             $lines[] = sprintf('  case %s = %s', $case->getName(), var_export($case instanceof ReflectionEnumBackedCase ? $case->getBackingValue() : null, true));
         }
     }
+    if (!$class->isEnum()) {
+        $constants = array_filter($class->getReflectionConstants(), fn ($c) => $c->getDeclaringClass()->getName() === $class->getName());
+        usort($constants, fn ($a, $b) => strcmp($a->getName(), $b->getName()));
+        foreach ($constants as $constant) {
+            $lines[] = sprintf('  const %s = %s', $constant->getName(), var_export($constant->getValue(), true));
+        }
+    }
     $properties = array_filter($class->getProperties(), fn ($p) => $p->getDeclaringClass()->getName() === $class->getName());
     usort($properties, fn ($a, $b) => strcmp($a->getName(), $b->getName()));
     foreach ($properties as $property) {

@@ -380,7 +380,7 @@ impl Breaker<'_> {
             }
             return Ok(());
         }
-        Ok(())
+        Err(races_lost("the outcome was not counted in a current state"))
     }
 
     /// The state the next call would find, changing nothing.
@@ -442,9 +442,7 @@ impl Breaker<'_> {
                 return Ok(());
             }
         }
-        Err(StorageError::Unavailable(format!(
-            "the state kept changing: the command was not stored after {MAX_RACES} attempts"
-        )))
+        Err(races_lost("the command was not stored"))
     }
 
     /// Stores the transitions time made due, and returns the current state.
@@ -541,6 +539,13 @@ impl Breaker<'_> {
         }
         Ok(won)
     }
+}
+
+/// The failure of a call that lost [`MAX_RACES`] races in a row: another
+/// process stored a newer state each time. `what` says what became of it.
+#[cold]
+fn races_lost(what: &str) -> StorageError {
+    StorageError::Unavailable(format!("the state kept changing: {what} after {MAX_RACES} attempts"))
 }
 
 /// The rejection of a call its full bulkhead refused, in `phase`.

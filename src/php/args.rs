@@ -243,7 +243,7 @@ pub fn value_error(parameter: &str, must: &str) -> ext_php_rs::exception::PhpExc
         }
         _ => format!("${parameter} must be {must}"),
     };
-    ext_php_rs::exception::PhpException::new(message, 0, ext_php_rs::zend::ce::value_error())
+    super::error::value_error(message)
 }
 
 /// `Class::method` (or `function`) of the running function, as the

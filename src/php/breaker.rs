@@ -11,14 +11,11 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 
 use super::bulkhead::{HeldByFiber, Scope, counts, gate_of, scoped};
 use super::callback::{contain_panic, ending, finish};
-use super::classes::{
-    CALL_NOT_PERMITTED, STORAGE_EXCEPTION, circuit_breaker_interface, in_scope_of, invalid_configuration,
-    logic_exception, manual_control_interface, new_exception, new_throwable, storage_exception,
-    storage_exception_after,
-};
+use super::classes::{circuit_breaker_interface, manual_control_interface};
 use super::clock::{Clock, system_now_ms};
 use super::configuration::{Configuration, describe, take_curve_exception, userland_curve_object};
 use super::enums::{RejectionReason, State};
+use super::error::{internal_error, invalid_configuration, logic_exception, rethrow, storage_error, storage_exception};
 use super::events::{PhpEvent, deliver};
 use super::fleet::FleetStorage;
 use super::memcached::MemcachedStorage;
@@ -30,13 +27,13 @@ use super::storage::InMemoryStorage;
 use super::throttle::memo_of;
 use super::typed::Bytes;
 use super::userland_storage::{UserlandKeyValue, missing_primitives, userland_storage};
-use crate::breaker::{Admission, Breaker, Event, Gate, Limits, Permission, Rejection};
+use crate::breaker::{Admission, Breaker, Event, Gate, Limits, Permission};
 use crate::core::config::Config;
 use crate::core::counts::Outcome;
 use crate::core::duration::{Millis, checked_millis, format_float, seconds_to_millis};
 use crate::core::error::ConfigError;
 use crate::core::machine::Command;
-use crate::core::throttle::{ThrottleMemo, percent_of_ppm};
+use crate::core::throttle::ThrottleMemo;
 use crate::storage::bulkhead::held::Permit;
 use crate::storage::kv::KvStorage;
 use crate::storage::{Circuit as StoredCircuit, Storage, StorageError};
@@ -184,11 +181,8 @@ impl CircuitBreaker {
         let state = match self.with_core(&mut |_| {}, |breaker, now, _| breaker.state(now)) {
             Ok((state, _)) => state
                 .map(State::from)
-                .map_err(|error| storage_exception_after(error.to_string(), self.thrown_by_storage())),
-            Err(Interrupted::Reentered(exception)) => Err(exception),
-            // The engine ignores what a method returns while the script ends.
-            Err(Interrupted::Ending) => Ok(State::Closed),
-            Err(Interrupted::Panicked(message)) => Err(storage_exception(internal_error(&message).to_string())),
+                .map_err(|error| storage_exception(error, self.thrown_by_storage())),
+            Err(interrupted) => interrupted.answer(State::Closed),
         };
         finish(state)
     }
@@ -235,11 +229,8 @@ impl CircuitBreaker {
                         now,
                     ))
                 })
-                .map_err(|error| storage_exception(error.to_string())),
-            Err(Interrupted::Reentered(exception)) => Err(exception),
-            // The engine ignores what a method returns while the script ends.
-            Err(Interrupted::Ending) => Ok(StatusObject(Zval::new())),
-            Err(Interrupted::Panicked(message)) => Err(storage_exception(internal_error(&message).to_string())),
+                .map_err(|error| storage_exception(error, self.thrown_by_storage())),
+            Err(interrupted) => interrupted.answer(StatusObject(Zval::new())),
         };
         finish(status)
     }
@@ -436,12 +427,12 @@ impl CircuitBreaker {
         };
         let (result, now) = match self.with_core(&mut emit, run) {
             Ok(done) => done,
-            Err(Interrupted::Reentered(exception)) => return Err(exception),
-            Err(Interrupted::Ending) => return Ok(failed_open),
+            // A panic fails open, as a storage failure.
             Err(Interrupted::Panicked(message)) => {
                 emit(Event::StorageFailed(internal_error(&message)));
                 (failed_open, system_now_ms())
             }
+            Err(interrupted) => return interrupted.answer(failed_open),
         };
         // The log's intervals are the system's time, whatever the breaker's clock.
         // A script that is ending fails its calls on purpose: not a storage failing.
@@ -460,7 +451,7 @@ impl CircuitBreaker {
     pub(super) fn command(&self, command: Command) -> Result<(), PhpException> {
         let not_stored = Err(StorageError::Unavailable("the command was not stored".into()));
         self.with_events(not_stored, |breaker, now, emit| breaker.command(command, now, emit))?
-            .map_err(|error| storage_exception_after(error.to_string(), self.thrown_by_storage()))
+            .map_err(|error| storage_exception(error, self.thrown_by_storage()))
     }
 
     /// Acquires a permission and delivers the events it caused.
@@ -476,7 +467,7 @@ impl CircuitBreaker {
         if userland_curve_object(&self.config.half_open).is_some()
             && let Some(exception) = take_curve_exception()
         {
-            return Err(PhpException::new(String::new(), 0, ext_php_rs::zend::ce::exception()).with_object(exception));
+            return Err(rethrow(exception));
         }
         Ok(permission)
     }
@@ -605,59 +596,18 @@ impl CircuitBreaker {
     }
 }
 
-/// A panic, reported as the storage failure it caused.
-fn internal_error(message: &str) -> StorageError {
-    StorageError::Unavailable(format!(
-        "internal error of the extension, the call is let through: {message}"
-    ))
-}
-
-fn storage_error(error: &StorageError, thrown: Option<Zval>) -> Zval {
-    new_throwable(STORAGE_EXCEPTION.get(), &error.to_string(), thrown.as_ref())
-}
-
-/// The exception for a call the circuit did not permit, in `state`, for
-/// `rejection` (`None`: a breaker written in PHP, whose reason is its state's).
-pub fn call_not_permitted(
-    service: Zval,
-    state: State,
-    retry_after_ms: Option<Millis>,
-    rejection: Option<Rejection>,
-) -> Zval {
-    let name = service
-        .zend_str()
-        .map(|name| String::from_utf8_lossy(name.as_bytes()).into_owned())
-        .unwrap_or_default();
-    let retry_after = retry_after_ms.map(|ms| ms as f64 / 1_000.0);
-    let message = match (rejection, retry_after) {
-        (Some(Rejection::Bulkhead { limit }), _) => format!(
-            "Circuit '{name}' has {limit} calls in flight, as many as its bulkhead lets through: this call was not permitted"
-        ),
-        (Some(Rejection::Throttled { rate_ppm }), _) => format!(
-            "Circuit '{name}' refuses {}% of its calls while its service fails too often (adaptive throttling): this call was not permitted",
-            format_float(percent_of_ppm(rate_ppm))
-        ),
-        (_, Some(seconds)) => format!(
-            "Circuit '{name}' is {}: no call permitted for {} s",
-            state.describe(),
-            format_float(seconds)
-        ),
-        (_, None) => format!("Circuit '{name}' is {}: this call was not permitted", state.describe()),
-    };
-    // A breaker of one's own rejects in its state: no reason while closed.
-    let reason = rejection
-        .or((state != State::Closed).then_some(Rejection::Circuit))
-        .map(|rejection| RejectionReason::of(state.into(), rejection));
-    let mut exception = new_exception(&CALL_NOT_PERMITTED, &message);
-    if let Some(object) = exception.object_mut() {
-        in_scope_of(&CALL_NOT_PERMITTED, || {
-            let _ = object.set_property("service", service);
-            let _ = object.set_property("state", state);
-            let _ = object.set_property("retryAfter", retry_after);
-            let _ = object.set_property("reason", reason);
-        });
+impl Interrupted {
+    /// What a method answers when the core did not run: a call back into a
+    /// breaker at work is refused with its exception; a panic throws the
+    /// storage failure it caused; while the script ends, `ending` (the
+    /// engine ignores what a method returns then).
+    fn answer<T>(self, ending: T) -> Result<T, PhpException> {
+        match self {
+            Self::Reentered(exception) => Err(exception),
+            Self::Ending => Ok(ending),
+            Self::Panicked(message) => Err(internal_error(&message).into()),
+        }
     }
-    exception
 }
 
 /// The native breaker behind a `CircuitBreakerInterface` object, if it is ours.

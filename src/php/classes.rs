@@ -8,11 +8,11 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 
 use ext_php_rs::args::Arg;
 use ext_php_rs::builders::{ClassBuilder, ClassProperty, FunctionBuilder};
-use ext_php_rs::convert::IntoZval;
-use ext_php_rs::exception::PhpException;
-use ext_php_rs::flags::{ClassFlags, DataType, MethodFlags, PropertyFlags};
-use ext_php_rs::types::{ZendObject, Zval};
+use ext_php_rs::flags::{ClassFlags, ConstantFlags, DataType, MethodFlags, PropertyFlags};
+use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ClassEntry, ExecuteData, ExecutorGlobals};
+
+use crate::storage::StorageErrorKind;
 
 /// A class entry known once registered at startup.
 pub struct ClassSlot(AtomicPtr<ClassEntry>);
@@ -245,7 +245,7 @@ pub fn register_interfaces() -> ext_php_rs::error::Result<()> {
 
 /// Finds an SPL class entry. `ClassEntry::try_find` cannot see SPL classes
 /// during startup, but their exported globals are already set.
-fn spl_class(symbol: &str) -> &'static ClassEntry {
+pub(super) fn spl_class(symbol: &str) -> &'static ClassEntry {
     let name = CString::new(symbol).expect("symbol names have no NUL");
     // SAFETY: dlsym with RTLD_DEFAULT only reads the loaded symbol tables.
     let address = unsafe { libc::dlsym(libc::RTLD_DEFAULT, name.as_ptr()) } as *const *const ClassEntry;
@@ -260,23 +260,6 @@ fn runtime_exception() -> &'static ClassEntry {
 
 fn invalid_argument_exception() -> &'static ClassEntry {
     spl_class("spl_ce_InvalidArgumentException")
-}
-
-/// An exception of `class` with `message`. A message holding a NUL byte (a
-/// service name, a stored value, a driver's message may) is given as a
-/// built object: ext-php-rs builds the others from a C string, and would
-/// throw "string contains a NUL byte" instead.
-fn exception_of(class: &'static ClassEntry, message: String) -> PhpException {
-    if message.contains('\0') {
-        let object = new_throwable(class, &message, None);
-        return PhpException::new(message.replace('\0', "\\0"), 0, class).with_object(object);
-    }
-    PhpException::new(message, 0, class)
-}
-
-/// A `LogicException`: a misuse of the API by the code that calls it.
-pub fn logic_exception(message: String) -> PhpException {
-    exception_of(spl_class("spl_ce_LogicException"), message)
 }
 
 /// Runs `f` with the engine's scope set to `class`, so that it can reach the
@@ -380,9 +363,15 @@ pub fn register_exceptions() -> ext_php_rs::error::Result<()> {
         )
         .registration(|ce, _| CALL_NOT_PERMITTED.set(ce))
         .register()?;
-    ClassBuilder::new(format!("{NS}Exception\\StorageException"))
-        .extends((runtime_exception, "RuntimeException"))
-        .implements((exception_interface, EXCEPTION_INTERFACE_NAME))
+    // Its code is the kind of the storage's failure, one constant each.
+    StorageErrorKind::ALL
+        .into_iter()
+        .try_fold(
+            ClassBuilder::new(format!("{NS}Exception\\StorageException"))
+                .extends((runtime_exception, "RuntimeException"))
+                .implements((exception_interface, EXCEPTION_INTERFACE_NAME)),
+            |builder, kind| builder.constant(kind.constant_name(), i64::from(kind.code()), &[], ConstantFlags::Public),
+        )?
         .registration(|ce, _| STORAGE_EXCEPTION.set(ce))
         .register()?;
     ClassBuilder::new(format!("{NS}Exception\\InvalidConfigurationException"))
@@ -391,104 +380,4 @@ pub fn register_exceptions() -> ext_php_rs::error::Result<()> {
         .registration(|ce, _| INVALID_CONFIGURATION.set(ce))
         .register()?;
     Ok(())
-}
-
-/// An exception of one of our classes, built as `new $class($message)` so it
-/// has its file, line and trace, ready to throw or to hand to a listener.
-pub fn new_exception(class: &ClassSlot, message: &str) -> Zval {
-    new_throwable(class.get(), message, None)
-}
-
-/// `new $class($message, 0, $previous)`.
-pub fn new_throwable(class: &ClassEntry, message: &str, previous: Option<&Zval>) -> Zval {
-    let zval = ZendObject::new(class).into_zval(false).unwrap_or_default();
-    if let Some(object) = zval.object() {
-        let _ = match previous {
-            Some(previous) => super::callback::call_method(object, "__construct", vec![&message, &0_i64, previous]),
-            None => super::callback::call_method(object, "__construct", vec![&message]),
-        };
-    }
-    zval
-}
-
-/// An `UnexpectedValueException`: PHP code called by the extension returned
-/// what it must not (a ramp curve's NAN), ready to throw.
-pub fn unexpected_value(message: &str) -> Zval {
-    new_throwable(spl_class("spl_ce_UnexpectedValueException"), message, None)
-}
-
-/// A `TypeError`, with the exception it stands in for as its previous.
-pub fn type_error(message: &str, previous: Option<&Zval>) -> PhpException {
-    let error = new_throwable(ext_php_rs::zend::ce::type_error(), message, previous);
-    PhpException::new(message.to_owned(), 0, ext_php_rs::zend::ce::type_error()).with_object(error)
-}
-
-unsafe extern "C" {
-    fn zend_exception_set_previous(
-        exception: *mut ext_php_rs::ffi::zend_object,
-        add_previous: *mut ext_php_rs::ffi::zend_object,
-    );
-}
-
-/// Hangs `previous` at the end of the chain of `exception`'s previous
-/// exceptions, as PHP does for an exception thrown in a `finally`, unless it
-/// is already in that chain (or is `exception` itself).
-pub fn add_previous(exception: &mut ZendObject, previous: &Zval) {
-    let Some(previous_object) = previous.object() else {
-        return;
-    };
-    let mut link = Some(std::ptr::from_ref::<ZendObject>(exception));
-    while let Some(current) = link {
-        if std::ptr::eq(current, previous_object) {
-            return;
-        }
-        // SAFETY: each link is a live Throwable held by the chain.
-        let current = unsafe { &*current };
-        link = previous_of(current).map(std::ptr::from_ref);
-    }
-    // SAFETY: both are live Throwables; the engine takes over one reference
-    // to `previous`, which we add first.
-    unsafe {
-        let previous_object = std::ptr::from_ref(previous_object).cast_mut();
-        (*previous_object).gc.refcount += 1;
-        zend_exception_set_previous(std::ptr::from_mut(exception), previous_object);
-    }
-}
-
-/// The `$previous` of a Throwable: a private property of `Exception` or
-/// `Error`, read in the scope of the one it extends.
-fn previous_of(throwable: &ZendObject) -> Option<&ZendObject> {
-    let base = if throwable.instance_of(ext_php_rs::zend::ce::exception()) {
-        ext_php_rs::zend::ce::exception()
-    } else {
-        ext_php_rs::zend::ce::error()
-    };
-    let saved = ExecutorGlobals::get().fake_scope;
-    ExecutorGlobals::get_mut().fake_scope = std::ptr::from_ref(base).cast_mut();
-    let previous = throwable.get_property::<&Zval>("previous").ok().and_then(Zval::object);
-    ExecutorGlobals::get_mut().fake_scope = saved;
-    // SAFETY: the object is held by `throwable`'s property table, which
-    // outlives this borrow.
-    previous.map(|previous| unsafe { &*std::ptr::from_ref(previous) })
-}
-
-pub fn invalid_configuration(error: crate::core::error::ConfigError) -> PhpException {
-    exception_of(INVALID_CONFIGURATION.get(), error.to_string())
-}
-
-pub fn storage_exception(message: String) -> PhpException {
-    exception_of(STORAGE_EXCEPTION.get(), message)
-}
-
-/// A `StorageException` whose previous is what a storage written in PHP
-/// threw.
-pub fn storage_exception_after(message: String, thrown: Option<Zval>) -> PhpException {
-    match thrown {
-        Some(thrown) => PhpException::new(message.clone(), 0, STORAGE_EXCEPTION.get()).with_object(new_throwable(
-            STORAGE_EXCEPTION.get(),
-            &message,
-            Some(&thrown),
-        )),
-        None => storage_exception(message),
-    }
 }

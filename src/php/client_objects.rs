@@ -26,23 +26,16 @@
 
 use ext_php_rs::boxed::ZBox;
 use ext_php_rs::convert::IntoZvalDyn;
-use ext_php_rs::exception::PhpException;
-use ext_php_rs::ffi::zend_object;
 use ext_php_rs::types::{ZendObject, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 use redis::{ConnectionAddr, ConnectionInfo, IntoConnectionInfo, RedisConnectionInfo};
 
 use super::callback::{CallError, call_function, call_method};
-use super::classes::{INVALID_CONFIGURATION, invalid_configuration, new_exception};
-use crate::core::error::ConfigError;
 use crate::storage::redis::Target;
 
-unsafe extern "C" {
-    fn zend_exception_set_previous(exception: *mut zend_object, add_previous: *mut zend_object);
-}
-
 /// Why a client object cannot be used: shown after its class name, with the
-/// exception its getter threw, if that was why.
+/// exception its getter threw, if that was why (`into_exception`, in
+/// `error.rs`, makes it the exception).
 pub struct Refusal {
     pub reason: String,
     pub thrown: Option<ZBox<ZendObject>>,
@@ -53,25 +46,6 @@ impl Refusal {
         Self {
             reason: reason.into(),
             thrown: None,
-        }
-    }
-
-    /// The `InvalidConfigurationException` saying `error`, the exception a
-    /// getter threw as its previous.
-    pub fn into_exception(self, error: ConfigError) -> PhpException {
-        let Some(thrown) = self.thrown else {
-            return invalid_configuration(error);
-        };
-        let message = error.to_string();
-        let exception = new_exception(&INVALID_CONFIGURATION, &message);
-        match exception.object() {
-            Some(object) => {
-                // SAFETY: both are live exception objects; the call takes over
-                // our reference to `thrown` (stored as `previous`, then released).
-                unsafe { zend_exception_set_previous(std::ptr::from_ref(object).cast_mut(), thrown.into_raw()) };
-                PhpException::new(message, 0, INVALID_CONFIGURATION.get()).with_object(exception)
-            }
-            None => invalid_configuration(error),
         }
     }
 }

@@ -6,8 +6,9 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 
 use super::args::Float;
 use super::callback::{call_function, call_method, finish, overrides};
-use super::classes::{clock_interface, invalid_configuration};
+use super::classes::clock_interface;
 use super::configuration::shown_float;
+use super::error::invalid_configuration;
 use super::reentry::refuse_reconstruction;
 use super::typed::DateTime;
 use crate::core::duration::{Millis, format_float};

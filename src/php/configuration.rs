@@ -10,9 +10,8 @@ use ext_php_rs::types::{ZendClassObject, ZendObject, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
 use super::callback::{CallError, call_method, overrides};
-use super::classes::{
-    half_open_policy_interface, invalid_configuration, opening_rule_interface, ramp_curve_interface, unexpected_value,
-};
+use super::classes::{half_open_policy_interface, opening_rule_interface, ramp_curve_interface};
+use super::error::{invalid_configuration, unexpected_value};
 use crate::core::config::Config;
 use crate::core::duration::format_float;
 use crate::core::error::ConfigError;

@@ -12,10 +12,11 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ExecutorGlobals;
 
-use super::breaker::{CircuitBreaker, call_not_permitted, duration_ms, native_breaker};
+use super::breaker::{CircuitBreaker, duration_ms, native_breaker};
 use super::callback::{CallError, call_callable, call_method, ending, finish, overrides};
-use super::classes::{CALL_NOT_PERMITTED, add_previous, outcome_classifier_interface, type_error};
+use super::classes::outcome_classifier_interface;
 use super::enums::{Outcome, State};
+use super::error::{add_previous, call_not_permitted, exception, rethrow, type_error};
 use super::reentry::refuse_reconstruction;
 use crate::breaker::Permission;
 
@@ -71,7 +72,7 @@ enum Refusal {
 }
 
 fn thrown(exception: Zval) -> PhpException {
-    PhpException::new(String::new(), 0, CALL_NOT_PERMITTED.get()).with_object(exception)
+    rethrow(exception)
 }
 
 impl Protection {
@@ -248,9 +249,9 @@ impl CallExecutor {
                 Err(thrown(exception))
             }
             Err(CallError::Ending(_) | CallError::Pending) => Ok(Zval::new()),
-            Err(error @ CallError::NotCallable(_)) => Err(PhpException::from_message(format!(
-                "CallExecutor::execute(): the callable {error}"
-            ))),
+            Err(error @ CallError::NotCallable(_)) => {
+                Err(exception(format!("CallExecutor::execute(): the callable {error}")))
+            }
         }
     }
 }

@@ -7,10 +7,10 @@ use std::fmt::Write;
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{Iterable, ZendClassObject, ZendHashTable, Zval};
-use ext_php_rs::zend::ce;
 
 use super::args::Text;
 use super::enums::State;
+use super::error::value_error;
 use super::status::CircuitStatus;
 use crate::storage::CallCounters;
 
@@ -306,11 +306,7 @@ fn type_name(value: &Zval) -> String {
 }
 
 fn type_error(message: String) -> PhpException {
-    PhpException::new(message, 0, ce::type_error())
-}
-
-fn value_error(message: String) -> PhpException {
-    PhpException::new(message, 0, ce::value_error())
+    super::error::type_error(&message, None)
 }
 
 #[cfg(test)]

@@ -84,7 +84,7 @@ impl<'a> Arguments<'a> {
 }
 
 fn type_error(message: String) -> PhpException {
-    PhpException::new(message, 0, ext_php_rs::zend::ce::type_error())
+    super::error::type_error(&message, None)
 }
 
 /// What ext-php-rs throws when a conversion fails without throwing (ours
@@ -125,7 +125,7 @@ unsafe extern "C" fn construct<T: FastConstruct>(execute_data: *mut zend_execute
             Some(this) => {
                 this.initialize(value);
             }
-            None => PhpException::from_message("Failed to retrieve reference to `this` object.".into()).throw(),
+            None => super::error::exception("Failed to retrieve reference to `this` object.".into()).throw(),
         }
     }));
 }

@@ -7,9 +7,10 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 
 use super::args::{Float, SharedMemoryArg, StorageArg, Text};
-use super::classes::{invalid_configuration, storage_interface};
+use super::classes::storage_interface;
 use super::clock::system_now_ms;
 use super::configuration::describe;
+use super::error::invalid_configuration;
 use super::memcached::MemcachedStorage;
 use super::redis::RedisStorage;
 use super::reentry::refuse_reconstruction;

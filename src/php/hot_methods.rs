@@ -78,7 +78,7 @@ unsafe fn run<A>(
     }));
     if let Err(payload) = ran {
         let message = panic_text(payload.as_ref()).unwrap_or_else(|| "non-string panic payload".to_owned());
-        PhpException::new(format!("Rust panic: {message}"), 0, ext_php_rs::zend::ce::error()).throw();
+        super::error::panic_error(&message).throw();
     }
     if take_bailout() {
         // SAFETY: every Rust frame of this call has returned; this one

@@ -579,7 +579,7 @@ impl HttpGuard {
             Phase::HalfOpen => State::HalfOpen,
             Phase::Closed => State::Closed,
         };
-        Some(super::breaker::call_not_permitted(
+        Some(super::error::call_not_permitted(
             service,
             state,
             refusal.retry_after_ms,
@@ -612,7 +612,7 @@ impl HttpGuard {
         let result = stand_aside(|| call_callable(call.0, vec![]));
         super::callback::finish(match result {
             Ok(result) => Ok(result),
-            Err(error @ CallError::NotCallable(_)) => Err(PhpException::from_message(format!(
+            Err(error @ CallError::NotCallable(_)) => Err(super::error::exception(format!(
                 "HttpGuard::standAside(): the callable {error}"
             ))),
             Err(_) => Ok(Zval::new()),
@@ -665,8 +665,7 @@ impl HttpBreaker {
     }
 
     fn command(&self, command: Command) -> Result<(), PhpException> {
-        with_events(&self.circuit, |breaker, now, emit| breaker.command(command, now, emit))
-            .map_err(|error| super::classes::storage_exception(error.to_string()))
+        with_events(&self.circuit, |breaker, now, emit| breaker.command(command, now, emit)).map_err(PhpException::from)
     }
 }
 
@@ -698,7 +697,7 @@ impl HttpBreaker {
             .breaker()
             .state(super::clock::system_now_ms())
             .map(State::from)
-            .map_err(|error| super::classes::storage_exception(error.to_string()))
+            .map_err(PhpException::from)
     }
 
     pub fn get_service(&self) -> Bytes<'_> {
@@ -724,7 +723,7 @@ impl HttpBreaker {
         let read = breaker
             .status(now)
             .and_then(|(status, window)| Ok((status, window, breaker.counters()?)));
-        let (status, window, counters) = read.map_err(|error| super::classes::storage_exception(error.to_string()))?;
+        let (status, window, counters) = read.map_err(PhpException::from)?;
         Ok(super::breaker::StatusObject(super::status::CircuitStatus::of_breaker(
             &self.circuit.service,
             status,

@@ -8,12 +8,14 @@ use ext_php_rs::types::Zval;
 
 use super::args::{Float, Text};
 use super::callback::finish;
-use super::classes::{invalid_configuration, storage_interface};
+use super::classes::storage_interface;
 use super::client_objects::{Refusal, memcached_client};
 use super::configuration::describe;
+use super::error::invalid_configuration;
 use super::redis::checked_timeout;
 use super::reentry::refuse_reconstruction;
 use crate::core::error::ConfigError;
+use crate::storage::StorageError;
 use crate::storage::memcached::{MemcachedStorage as Memcached, memcached_storage};
 
 /// The port of a server given without one, as every Memcached client has it.
@@ -107,9 +109,10 @@ impl MemcachedStorage {
     #[php(defaults(prefix = String::new()))]
     pub fn list_circuits(&self, prefix: Text) -> Result<Vec<Zval>, PhpException> {
         let _ = prefix;
-        Err(super::classes::storage_exception(
+        Err(StorageError::Unsupported(
             "MemcachedStorage cannot list circuits: Memcached cannot enumerate its keys. Keep the names of your services and call getStatus() on their breakers".into(),
-        ))
+        )
+        .into())
     }
 }
 

@@ -11,6 +11,7 @@ mod configuration;
 mod control;
 mod engine;
 mod enums;
+mod error;
 mod events;
 mod execution;
 mod exporter;

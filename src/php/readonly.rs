@@ -8,7 +8,6 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use ext_php_rs::class::RegisteredClass;
-use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{zend_object, zend_property_info, zend_string, zend_type, zval};
 use ext_php_rs::types::ZendStr;
 use ext_php_rs::zend::ZendObjectHandlers;
@@ -212,7 +211,7 @@ fn is_read_only<T: ReadOnlyProperties>(member: *mut zend_string) -> Option<&'sta
 }
 
 fn throw_error(message: String) {
-    PhpException::new(message, 0, ext_php_rs::zend::ce::error()).throw();
+    super::error::readonly_error(message).throw();
 }
 
 unsafe extern "C" fn write_property<T: ReadOnlyProperties>(

@@ -9,9 +9,10 @@ use ext_php_rs::types::Zval;
 
 use super::args::{Float, Text};
 use super::callback::finish;
-use super::classes::{invalid_configuration, storage_interface};
+use super::classes::storage_interface;
 use super::client_objects::redis_client;
 use super::configuration::describe;
+use super::error::invalid_configuration;
 use super::reentry::refuse_reconstruction;
 use crate::core::duration::format_float;
 use crate::core::error::ConfigError;

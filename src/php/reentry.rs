@@ -9,8 +9,8 @@ use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::types::ZendClassObject;
 
-use super::classes::logic_exception;
 use super::engine::current_fiber;
+use super::error::logic_exception;
 
 /// The fibers at work on an object, each in a call that may call into PHP.
 ///

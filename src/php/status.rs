@@ -8,7 +8,6 @@ use ext_php_rs::types::{ZendClassObject, ZendHashTable, Zval};
 use super::args::{DateArg, Float, Int, ServiceName, StateArg, value_error};
 use super::bulkhead::{Scope, in_flight, scoped};
 use super::callback::call_method;
-use super::classes::storage_exception;
 use super::clock::date_time;
 use super::enums::State;
 use super::reentry::refuse_reconstruction;
@@ -133,9 +132,7 @@ impl CircuitStatus {
 /// `listCircuits()` of a storage object: the status at `now` of each of
 /// its circuits whose service starts with `prefix`.
 pub fn list_circuits(storage: &dyn Storage, prefix: &[u8], now: Millis) -> Result<Vec<Zval>, PhpException> {
-    let circuits = storage
-        .list_circuits_with_counters(prefix)
-        .map_err(|error| storage_exception(error.to_string()))?;
+    let circuits = storage.list_circuits_with_counters(prefix)?;
     Ok(CircuitStatus::of_listing(circuits, &storage.scope(), now))
 }
 

@@ -7,8 +7,9 @@ use ext_php_rs::prelude::*;
 
 use ext_php_rs::types::Zval;
 
-use super::classes::{logic_exception, storage_interface};
+use super::classes::storage_interface;
 use super::clock::Clock;
+use super::error::logic_exception;
 use super::reentry::{AtWork, refuse_reconstruction};
 use super::status::list_circuits;
 use crate::storage::memory::InMemoryStorage as MemoryStorage;

@@ -10,6 +10,7 @@
 pub mod available;
 pub mod bulkhead;
 pub mod codec;
+mod error;
 pub mod fleet;
 pub mod kv;
 pub mod memcached;
@@ -24,28 +25,13 @@ mod sys;
 
 use std::rc::Rc;
 
-use thiserror::Error;
-
 use crate::core::config::Config;
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
 use crate::core::window::WindowGeometry;
 
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum StorageError {
-    #[error("{0}")]
-    Unavailable(String),
-    #[error("storage timed out after {0} ms")]
-    Timeout(u64),
-    #[error("{0}")]
-    Full(String),
-    #[error("{0}")]
-    Userland(String),
-    /// The storage cannot do what was asked, by its nature (Memcached cannot list keys).
-    #[error("{0}")]
-    Unsupported(String),
-}
+pub use error::{StorageError, StorageErrorKind};
 
 /// The largest count a breaker writes: a counter is incremented by one per
 /// outcome, and 2^53 increments are more than any circuit gets. A larger

@@ -162,7 +162,7 @@ impl MemcachedKeyValue {
                 StorageError::Unavailable(format!("memcached at {}: {what}", server.address))
             }
             Failure::Server(ProtocolError::Refused { command, answer }) => {
-                StorageError::Unavailable(format!("memcached at {} refused {command}: {answer}", server.address))
+                StorageError::Refused(format!("memcached at {} refused {command}: {answer}", server.address))
             }
             Failure::Server(error) => {
                 StorageError::Unavailable(format!("memcached at {} failed: {error}", server.address))

@@ -239,6 +239,28 @@ fn refused_data(error: &CallError) -> bool {
         if ["WRONGTYPE", "not an integer", "would overflow"].iter().any(|refusal| error.to_string().contains(refusal)))
 }
 
+/// Whether Redis answered and refused: an error reply that asking again
+/// gets again (`ERR`, `NOPERM`, `NOSCRIPT`...), an authentication turned
+/// down. Not the replies of a node that is loading, failing over or
+/// redirecting (`LOADING`, `TRYAGAIN`, `CLUSTERDOWN`, `MASTERDOWN`,
+/// `READONLY`, `MOVED`, `ASK`): those pass, as redis-rs retries them.
+fn refused(error: &RedisError) -> bool {
+    match error.kind() {
+        redis::ErrorKind::AuthenticationFailed | redis::ErrorKind::Extension => true,
+        redis::ErrorKind::Server(kind) => matches!(
+            kind,
+            redis::ServerErrorKind::ResponseError
+                | redis::ServerErrorKind::ExecAbort
+                | redis::ServerErrorKind::NoScript
+                | redis::ServerErrorKind::CrossSlot
+                | redis::ServerErrorKind::NotBusy
+                | redis::ServerErrorKind::NoSub
+                | redis::ServerErrorKind::NoPerm
+        ),
+        _ => false,
+    }
+}
+
 /// Whether a reply was longer than any a breaker reads
 /// (`connection::REPLY_LIMIT`): a value no breaker writes.
 fn oversized(error: &CallError) -> bool {
@@ -375,6 +397,9 @@ impl RedisStorage {
                 wait.as_millis()
             )),
             CallError::Redis(error) if error.is_timeout() => self.timed_out(),
+            CallError::Redis(error) if refused(&error) => {
+                StorageError::Refused(format!("Redis {what} failed: {error}"))
+            }
             CallError::Redis(error) => StorageError::Unavailable(format!("Redis {what} failed: {error}")),
             CallError::Cluster(reason) => StorageError::Unavailable(format!("Redis Cluster: {reason}")),
             CallError::Sentinel(reason) => StorageError::Unavailable(format!("Redis Sentinel: {reason}")),
