@@ -3,6 +3,8 @@
 //! instruction. A plain `main` (no test harness) so that no other thread
 //! exists when the test forks.
 
+#![allow(unsafe_code)]
+
 use std::io::{Read, Write};
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::rc::Rc;

@@ -4,29 +4,33 @@
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
-use super::args::{ClockArg, ConfigurationArg, Float, ListenerArg, ServiceName, StorageArg};
+use super::engine::args::{Float, ServiceName, Text};
+use super::params::{ClockArg, ListenerArg, StorageArg};
 use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 
 use super::bulkhead::{HeldByFiber, Scope, counts, gate_of, scoped};
-use super::callback::{contain_panic, ending, finish};
-use super::classes::{circuit_breaker_interface, manual_control_interface};
-use super::clock::{Clock, system_now_ms};
-use super::configuration::{Configuration, describe, take_curve_exception, userland_curve_object};
+use super::clock::{Clock, report_clock, system_now_ms};
+use super::configuration::{Configuration, ConfigurationArg, take_curve_exception, userland_curve_object};
+use super::engine::args::describe;
+use super::engine::callback::{contain_panic, ending, finish};
+use super::engine::classes::{circuit_breaker_interface, manual_control_interface};
+use super::engine::gc::{GcBuffer, HoldsPhpValues};
+use super::engine::handlers::{Arguments, FastConstruct, HotMethod, Refused, replace_method};
+use super::engine::reentry::{AtWork, refuse_reconstruction};
+use super::engine::typed::Bytes;
 use super::enums::{RejectionReason, State};
 use super::error::{internal_error, invalid_configuration, logic_exception, rethrow, storage_error, storage_exception};
 use super::events::{PhpEvent, deliver};
-use super::fleet::FleetStorage;
-use super::memcached::MemcachedStorage;
-use super::redis::RedisStorage;
-use super::reentry::{AtWork, refuse_reconstruction};
-use super::shared_memory::{ApcuStorage, SharedMemoryStorage};
 use super::status::CircuitStatus;
-use super::storage::InMemoryStorage;
+use super::storage::fleet::FleetStorage;
+use super::storage::memcached::MemcachedStorage;
+use super::storage::memory::InMemoryStorage;
+use super::storage::redis::RedisStorage;
+use super::storage::shared_memory::{ApcuStorage, SharedMemoryStorage};
+use super::storage::userland::{UserlandKeyValue, missing_primitives, userland_storage};
 use super::throttle::memo_of;
-use super::typed::Bytes;
-use super::userland_storage::{UserlandKeyValue, missing_primitives, userland_storage};
 use crate::breaker::{Admission, Breaker, Event, Gate, Limits, Permission};
 use crate::core::config::Config;
 use crate::core::counts::Outcome;
@@ -126,7 +130,7 @@ pub fn duration_ms(duration: Option<f64>) -> Result<Option<Millis>, PhpException
     match duration {
         None => Ok(None),
         Some(seconds) if seconds.is_finite() && seconds >= 0.0 => Ok(Some(seconds_to_millis(seconds))),
-        Some(seconds) => Err(super::args::value_error(
+        Some(seconds) => Err(super::engine::args::value_error(
             "duration",
             &format!(
                 "null or a finite number of seconds, at least 0, {} given",
@@ -615,4 +619,74 @@ pub fn native_breaker(breaker: &Zval) -> Option<&CircuitBreaker> {
     ZendClassObject::<CircuitBreaker>::from_zend_obj(breaker.object()?)?
         .obj
         .as_ref()
+}
+
+impl HoldsPhpValues for CircuitBreaker {
+    fn report(&self, buffer: &mut GcBuffer) {
+        buffer.add(&self.configuration);
+        buffer.add(&self.storage);
+        buffer.add_all(&self.listener);
+        if let Some(userland) = &self.userland {
+            userland.backend.report(buffer);
+        }
+        report_clock(&self.clock, buffer);
+    }
+}
+
+impl FastConstruct for CircuitBreaker {
+    const REQUIRED: u32 = 3;
+    const MAX: u32 = 5;
+    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
+        Self::__construct(
+            arguments.required::<Text>(0, "service")?,
+            arguments.required::<ConfigurationArg<'_>>(1, "configuration")?,
+            arguments.required::<StorageArg<'_>>(2, "storage")?,
+            arguments.optional::<ListenerArg<'_>>(3, "eventListener")?,
+            arguments.optional::<ClockArg<'_>>(4, "clock")?,
+        )
+        .map_err(Some)
+    }
+}
+
+/// `acquirePermission()`, run by the engine's hot-method handler.
+struct AcquirePermission;
+
+impl HotMethod for AcquirePermission {
+    type Class = CircuitBreaker;
+    const NAME: &'static str = "acquirepermission";
+    const MAX: u32 = 0;
+    type Arguments = ();
+    fn arguments(_: &Arguments<'_>) -> Result<(), Refused> {
+        Ok(())
+    }
+    fn call(breaker: &CircuitBreaker, (): ()) -> Result<Option<bool>, PhpException> {
+        Ok(Some(breaker.acquire()? == Permission::Permitted))
+    }
+}
+
+/// `registerSuccess(?float $duration = null)` and `registerFailure(...)`.
+struct Register<const FAILURE: bool>;
+
+impl<const FAILURE: bool> HotMethod for Register<FAILURE> {
+    type Class = CircuitBreaker;
+    const NAME: &'static str = if FAILURE { "registerfailure" } else { "registersuccess" };
+    const MAX: u32 = 1;
+    type Arguments = Option<Float>;
+    fn arguments(arguments: &Arguments<'_>) -> Result<Option<Float>, Refused> {
+        arguments.optional::<Float>(0, "duration")
+    }
+    fn call(breaker: &CircuitBreaker, duration: Option<Float>) -> Result<Option<bool>, PhpException> {
+        let outcome = if FAILURE { Outcome::Failure } else { Outcome::Success };
+        breaker.register(outcome, duration_ms(duration.map(|duration| duration.0))?)?;
+        Ok(None)
+    }
+}
+
+impl CircuitBreaker {
+    /// Puts the handlers of the calls a protected call makes in place.
+    pub fn replace_hot_methods() {
+        replace_method::<AcquirePermission>();
+        replace_method::<Register<false>>();
+        replace_method::<Register<true>>();
+    }
 }

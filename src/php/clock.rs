@@ -4,24 +4,18 @@
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 
-use super::args::Float;
-use super::callback::{call_function, call_method, finish, overrides};
-use super::classes::clock_interface;
-use super::configuration::shown_float;
+use super::engine::args::Float;
+use super::engine::args::shown_float;
+use super::engine::callback::{call_function, call_method, finish, overrides};
+use super::engine::classes::clock_interface;
+use super::engine::gc::GcBuffer;
+use super::engine::reentry::refuse_reconstruction;
+use super::engine::typed::DateTime;
 use super::error::invalid_configuration;
-use super::reentry::refuse_reconstruction;
-use super::typed::DateTime;
 use crate::core::duration::{Millis, format_float};
 use crate::core::error::ConfigError;
 
-/// The wall clock, read with one vDSO call: `SystemTime` costs several
-/// times more in arithmetic than the read itself, on every protected call.
-fn system_time(clock: libc::clockid_t) -> libc::timespec {
-    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `now` is a valid timespec for clock_gettime to fill.
-    unsafe { libc::clock_gettime(clock, &mut now) };
-    now
-}
+use super::engine::time::clock_time as system_time;
 
 /// The precise wall clock, for what a user reads: `SystemClock::now()` and
 /// the default time of a `MockClock`.
@@ -140,7 +134,7 @@ impl MockClock {
         let invalid = || {
             invalid_configuration(ConfigError::new(
                 "now",
-                super::configuration::describe(now),
+                super::engine::args::describe(now),
                 concat!(
                     "a Unix timestamp ",
                     mock_range_text!(),
@@ -207,5 +201,12 @@ impl Clock {
             Self::System => system_now_ms(),
             _ => (self.now_seconds() * 1_000.0).floor() as Millis,
         }
+    }
+}
+
+pub fn report_clock(clock: &Clock, buffer: &mut GcBuffer) {
+    match clock {
+        Clock::System => {}
+        Clock::Mock(object) | Clock::Userland(object) => buffer.add(object),
     }
 }

@@ -2,21 +2,28 @@
 
 use std::rc::Rc;
 
-use super::args::{ArrayArg, CurveArg, Float, Int, PolicyArg};
-use super::reentry::{PerFiber, refuse_reconstruction};
+use super::engine::args::{ArrayArg, Float, Int};
+use super::engine::reentry::{PerFiber, refuse_reconstruction};
+use super::params::{CurveArg, PolicyArg};
 use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendObject, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
-use super::callback::{CallError, call_method, overrides};
-use super::classes::{half_open_policy_interface, opening_rule_interface, ramp_curve_interface};
+use super::engine::args::{describe, reject};
+use super::engine::callback::{CallError, call_method, overrides};
+use super::engine::classes::{half_open_policy_interface, opening_rule_interface, ramp_curve_interface};
+use super::engine::gc::{GcBuffer, HoldsPhpValues};
+use super::engine::handlers::{Arguments, FastConstruct, Refused};
+use super::engine::readonly::{ReadOnlyProperties, Type, read_only};
 use super::error::{invalid_configuration, unexpected_value};
 use crate::core::config::Config;
 use crate::core::duration::format_float;
 use crate::core::error::ConfigError;
 use crate::core::half_open::{ExponentialCurve, HalfOpenPolicy, PowerCurve, RampCurve};
 use crate::core::rules::OpeningRule;
+use ext_php_rs::convert::FromZval;
+use ext_php_rs::flags::DataType;
 
 type Checked<T> = Result<T, PhpException>;
 
@@ -489,39 +496,118 @@ impl Configuration {
     }
 }
 
-/// A float as an error message shows it: huge values in exponent form,
-/// not their hundreds of digits.
-pub fn shown_float(value: f64) -> String {
-    if value.is_finite() && value.abs() >= 1e15 {
-        format!("{value:e}")
-    } else {
-        format_float(value)
+impl HoldsPhpValues for Configuration {
+    fn report(&self, buffer: &mut GcBuffer) {
+        buffer.add_all(&self.rules);
+        buffer.add(&self.policy);
     }
 }
 
-/// A value as an error message shows it.
-pub fn describe(value: &Zval) -> String {
-    if let Some(object) = value.object() {
-        // An anonymous class's name goes on after a NUL with where it was
-        // declared: PHP's own messages stop at the NUL, and so does this.
-        let mut name = object.get_class_name().unwrap_or_else(|_| "object".into());
-        name.truncate(name.find('\0').unwrap_or(name.len()));
-        return name;
+impl HoldsPhpValues for RampPolicy {
+    fn report(&self, buffer: &mut GcBuffer) {
+        // A userland curve is held once, by the policy made with it; the
+        // configurations sharing it hold the policy's object.
+        if let Some(curve) = userland_curve_object(&self.policy) {
+            buffer.add(curve);
+        }
     }
-    if let Some(double) = value.double() {
-        return shown_float(double);
+}
+
+read_only!(
+    FailureRateRule,
+    [("threshold", Type::Float), ("minimumRequests", Type::Int)]
+);
+
+read_only!(
+    SlowCallRateRule,
+    [
+        ("slowCallDuration", Type::Float),
+        ("threshold", Type::Float),
+        ("minimumRequests", Type::Int)
+    ]
+);
+
+read_only!(
+    FailureOrSlowCallRateRule,
+    [
+        ("slowCallDuration", Type::Float),
+        ("threshold", Type::Float),
+        ("minimumRequests", Type::Int)
+    ]
+);
+
+read_only!(ConsecutiveFailuresRule, [("failures", Type::Int)]);
+
+read_only!(
+    AdaptiveThrottlingRule,
+    [
+        ("k", Type::Float),
+        ("maxRejectionRate", Type::Float),
+        ("minimumRequests", Type::Int)
+    ]
+);
+
+read_only!(PermittedCallsPolicy, [("permittedCalls", Type::Int)]);
+
+read_only!(
+    Configuration,
+    [
+        ("timeWindow", Type::Float),
+        ("openingRules", Type::Array),
+        ("openDuration", Type::Float),
+        ("maxOpenDuration", Type::NullableFloat),
+        ("maxConcurrentCalls", Type::NullableInt),
+        (
+            "halfOpenPolicy",
+            Type::Object("Zeusi\\CircuitBreaker\\HalfOpen\\HalfOpenPolicyInterface")
+        ),
+    ]
+);
+
+impl FastConstruct for FailureRateRule {
+    const REQUIRED: u32 = 2;
+    const MAX: u32 = 2;
+    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
+        Self::__construct(
+            arguments.required::<Float>(0, "threshold")?,
+            arguments.required::<Int>(1, "minimumRequests")?,
+        )
+        .map_err(Some)
     }
-    if let Some(long) = value.long() {
-        return long.to_string();
+}
+
+impl FastConstruct for Configuration {
+    const REQUIRED: u32 = 4;
+    const MAX: u32 = 6;
+    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
+        Self::__construct(
+            arguments.required::<Float>(0, "timeWindow")?,
+            arguments.required::<ArrayArg<'_>>(1, "openingRules")?,
+            arguments.required::<Float>(2, "openDuration")?,
+            arguments.required::<PolicyArg<'_>>(3, "halfOpenPolicy")?,
+            arguments.optional::<Float>(4, "maxOpenDuration")?,
+            arguments.optional::<Int>(5, "maxConcurrentCalls")?,
+        )
+        .map_err(Some)
     }
-    if let Some(string) = value.str() {
-        return format!("'{string}'");
-    }
-    if value.is_null() {
-        "null".into()
-    } else if value.is_array() {
-        "array".into()
-    } else {
-        "a value".into()
+}
+
+/// A `Configuration`, with the PHP object kept for its rule objects.
+pub struct ConfigurationArg<'a>(pub &'a Zval, pub &'a Configuration);
+
+impl<'a> FromZval<'a> for ConfigurationArg<'a> {
+    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\Configuration");
+    fn from_zval(zval: &'a Zval) -> Option<Self> {
+        let configuration = zval
+            .object()
+            .and_then(ZendClassObject::<Configuration>::from_zend_obj)
+            .and_then(|configuration| configuration.obj.as_ref());
+        match configuration {
+            Some(configuration) => Some(Self(zval, configuration)),
+            None => {
+                reject(zval);
+                None
+            }
+        }
     }
 }

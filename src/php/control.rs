@@ -16,10 +16,12 @@ use std::rc::Rc;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
-use super::args::{ClockArg, Float, ListenerArg, ServiceName, StorageArg};
 use super::breaker::{CircuitBreaker, forced_duration_ms};
-use super::callback::finish;
-use super::reentry::refuse_reconstruction;
+use super::engine::args::{Float, ServiceName};
+use super::engine::callback::finish;
+use super::engine::gc::{GcBuffer, HoldsPhpValues};
+use super::engine::reentry::refuse_reconstruction;
+use super::params::{ClockArg, ListenerArg, StorageArg};
 use crate::core::config::{Config, KEEP_DUE_STATE_MS};
 use crate::core::half_open::HalfOpenPolicy;
 use crate::core::machine::Command;
@@ -100,5 +102,13 @@ impl CircuitControl {
     /// A storage that fails throws, as the breaker's command does.
     fn run(&self, service: Vec<u8>, command: Command) -> Result<(), PhpException> {
         self.breaker(service)?.command(command)
+    }
+}
+
+impl HoldsPhpValues for CircuitControl {
+    fn report(&self, buffer: &mut GcBuffer) {
+        buffer.add(&self.storage);
+        buffer.add_all(&self.listener);
+        buffer.add_all(&self.clock);
     }
 }

@@ -5,15 +5,16 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
-use super::args::{
-    Float, Int, OpeningCauseArg, OpeningRuleArg, RejectionReasonArg, ServiceName, StateArg, StorageExceptionArg,
-    value_error,
-};
-use super::callback::{CallError, call_method};
-use super::classes::event_interface;
+use super::engine::args::object_arg;
+use super::engine::args::{Float, Int, ServiceName, value_error};
+use super::engine::callback::{CallError, call_method};
+use super::engine::classes::event_interface;
+use super::engine::gc::{GcBuffer, HoldsPhpValues};
+use super::engine::readonly::{ReadOnlyProperties, Type, read_only};
+use super::engine::reentry::refuse_reconstruction;
+use super::engine::typed::Bytes;
 use super::enums::{RejectionReason, State};
-use super::reentry::refuse_reconstruction;
-use super::typed::Bytes;
+use super::params::{OpeningRuleArg, RejectionReasonArg, StateArg, StorageExceptionArg};
 use crate::breaker::Rejection;
 use crate::core::duration::format_float;
 
@@ -498,3 +499,69 @@ pub fn deliver(listener: &Zval, event: PhpEvent, service: &[u8], time: f64) {
         let _ = ext_php_rs::exception::throw_object(pending.into_zval(false).unwrap_or_default());
     }
 }
+
+impl HoldsPhpValues for OpeningCause {
+    fn report(&self, buffer: &mut GcBuffer) {
+        buffer.add(&self.opening_rule);
+    }
+}
+
+impl HoldsPhpValues for CircuitOpened {
+    fn report(&self, buffer: &mut GcBuffer) {
+        buffer.add(&self.opening_cause);
+    }
+}
+
+impl HoldsPhpValues for StorageFailed {
+    fn report(&self, buffer: &mut GcBuffer) {
+        buffer.add(&self.exception);
+    }
+}
+
+read_only!(
+    OpeningCause,
+    [
+        (
+            "openingRule",
+            Type::Object("Zeusi\\CircuitBreaker\\Opening\\OpeningRuleInterface")
+        ),
+        ("matchingOutcomes", Type::Int),
+        ("evaluatedOutcomes", Type::Int),
+    ]
+);
+
+read_only!(
+    CircuitOpened,
+    [
+        ("previousState", Type::STATE),
+        (
+            "openingCause",
+            Type::Object("Zeusi\\CircuitBreaker\\Opening\\OpeningCause")
+        ),
+        ("openDuration", Type::Float),
+    ]
+);
+
+read_only!(
+    CallRejected,
+    [
+        ("state", Type::STATE),
+        ("reason", Type::Object("Zeusi\\CircuitBreaker\\RejectionReason"))
+    ]
+);
+
+read_only!(CircuitForced, [("state", Type::STATE), ("duration", Type::Float)]);
+
+read_only!(
+    StorageFailed,
+    [(
+        "exception",
+        Type::Object("Zeusi\\CircuitBreaker\\Exception\\StorageException")
+    )]
+);
+
+object_arg!(
+    OpeningCauseArg,
+    "Zeusi\\CircuitBreaker\\Opening\\OpeningCause",
+    |object| ZendClassObject::<OpeningCause>::from_zend_obj(object).is_some()
+);

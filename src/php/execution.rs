@@ -6,18 +6,20 @@ use std::cell::{Cell, RefCell};
 use crate::storage::bulkhead::held::Permit;
 use std::time::Instant;
 
-use super::args::{BreakerArg, CallableArg, ClassifierArg, Float, ThrowableArg, type_name};
+use super::engine::args::{CallableArg, Float, ThrowableArg, type_name};
+use super::params::{BreakerArg, ClassifierArg};
 use ext_php_rs::convert::{FromZval, IntoZval};
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ExecutorGlobals;
 
 use super::breaker::{CircuitBreaker, duration_ms, native_breaker};
-use super::callback::{CallError, call_callable, call_method, ending, finish, overrides};
-use super::classes::outcome_classifier_interface;
+use super::engine::callback::{CallError, call_callable, call_method, ending, finish, overrides};
+use super::engine::classes::outcome_classifier_interface;
+use super::engine::gc::{GcBuffer, HoldsPhpValues};
+use super::engine::reentry::refuse_reconstruction;
 use super::enums::{Outcome, State};
 use super::error::{add_previous, call_not_permitted, exception, rethrow, type_error};
-use super::reentry::refuse_reconstruction;
 use crate::breaker::Permission;
 
 /// The methods of `CircuitBreakerInterface`: a subclass of `CircuitBreaker`
@@ -384,5 +386,39 @@ impl CallbackOutcomeClassifier {
             Some(callback) => finish(outcome_from("classifyResult", callback, result)),
             None => Ok(Some(Outcome::Success)),
         }
+    }
+}
+
+impl HoldsPhpValues for CallExecutor {
+    fn report(&self, buffer: &mut GcBuffer) {
+        self.protection.report(buffer);
+    }
+}
+
+impl HoldsPhpValues for CallGate {
+    fn report(&self, buffer: &mut GcBuffer) {
+        self.protection.report(buffer);
+    }
+}
+
+impl HoldsPhpValues for Attempt {
+    fn report(&self, buffer: &mut GcBuffer) {
+        self.protection.report(buffer);
+    }
+}
+
+impl Protection {
+    fn report(&self, buffer: &mut GcBuffer) {
+        match &self.breaker {
+            ProtectingBreaker::Native(breaker) | ProtectingBreaker::Userland(breaker) => buffer.add(breaker),
+        }
+        buffer.add_all(&self.classifier);
+    }
+}
+
+impl HoldsPhpValues for CallbackOutcomeClassifier {
+    fn report(&self, buffer: &mut GcBuffer) {
+        buffer.add(&self.on_exception);
+        buffer.add_all(&self.on_result);
     }
 }

@@ -8,7 +8,7 @@ use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{Iterable, ZendClassObject, ZendHashTable, Zval};
 
-use super::args::Text;
+use super::engine::args::Text;
 use super::enums::State;
 use super::error::value_error;
 use super::status::CircuitStatus;

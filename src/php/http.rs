@@ -14,13 +14,14 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
-use super::args::{CallableArg, Float, Text};
 use super::bulkhead::{HeldByFiber, Scope, counts, gate_of, scoped};
-use super::callback::{CallError, call_callable};
+use super::engine::args::{CallableArg, Float, Text};
+use super::engine::callback::{CallError, call_callable};
+use super::engine::transfer::{self, Admission};
+use super::engine::typed::Bytes;
 use super::engine::{current_fiber, log_notice, startup_warning};
 use super::enums::State;
 use super::throttle::memo_of;
-use super::typed::Bytes;
 use crate::breaker::{Breaker, Event, Gate, Limits, Permission, Rejection};
 use crate::core::counts::Outcome;
 use crate::core::duration::{Millis, format_float};
@@ -180,29 +181,30 @@ fn entered<T>(of: impl Fn(&Guard) -> &RefCell<Vec<usize>>, run: impl FnOnce() ->
     result
 }
 
-/// What a hook may do with a transfer.
-pub enum Admission {
-    /// Not guarded: leave it alone.
-    Unguarded,
-    /// Let it go, and count its end with [`finish`].
-    Permitted(Ticket),
-    /// Refuse it: nothing may leave the machine.
-    Refused(Refusal),
-}
-
 /// A transfer let through: its circuit and whether it is a half-open trial.
 pub struct Ticket {
     circuit: Rc<Circuit>,
-    pub trial: bool,
+    trial: bool,
     /// The permit of the circuit's bulkhead, given back when the ticket is
     /// dropped: the transfer finished, or its handle went.
     _permit: Option<Permit>,
 }
 
-impl Ticket {
-    /// How long a trial may last, in ms.
-    pub fn probe_timeout_ms(&self) -> Millis {
+impl transfer::Ticket for Ticket {
+    fn trial(&self) -> bool {
+        self.trial
+    }
+
+    fn probe_timeout_ms(&self) -> Millis {
         self.circuit.policy.probe_timeout_ms
+    }
+
+    fn finish(self: Box<Self>, code: i64, status: u16, duration_ms: Option<Millis>) {
+        let circuit = &self.circuit;
+        let Some(outcome) = outcome::of_transfer(&circuit.policy, code, status) else {
+            return;
+        };
+        register(circuit, outcome, duration_ms);
     }
 }
 
@@ -215,8 +217,14 @@ pub struct Refusal {
     pub reason: Rejection,
 }
 
+/// What a refused stream open warns, and what a log line says.
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(&self.message())
+    }
+}
+
 impl Refusal {
-    /// What a refused stream open warns, and what a log line says.
     pub fn message(&self) -> String {
         let name = String::from_utf8_lossy(&self.service);
         match self.reason {
@@ -381,7 +389,7 @@ impl Guard {
             return Some(storage.clone());
         }
         let storage: Rc<dyn Storage> = match setting {
-            StorageSetting::SharedMemory => super::shared_memory::shared_storage(Text(Vec::new())).storage(),
+            StorageSetting::SharedMemory => super::storage::shared_memory::shared_storage(Text(Vec::new())).storage(),
             StorageSetting::Redis(dsn) => {
                 let made = crate::storage::redis::parse_target(dsn).and_then(|target| {
                     crate::storage::redis::RedisStorage::new(target, Vec::new(), NETWORK_STORAGE_TIMEOUT)
@@ -450,11 +458,11 @@ pub fn admit(url: &[u8]) -> Admission {
         breaker.admit(now, circuit.limits(), emit)
     });
     match admission.permission {
-        Permission::Permitted => Admission::Permitted(Ticket {
+        Permission::Permitted => Admission::Permitted(Box::new(Ticket {
             circuit: circuit.clone(),
             trial: admission.trial,
             _permit: admission.permit,
-        }),
+        })),
         Permission::Rejected { .. } if circuit.policy.mode == Mode::Observe => Admission::Unguarded,
         Permission::Rejected {
             phase,
@@ -468,19 +476,9 @@ pub fn admit(url: &[u8]) -> Admission {
                 reason,
             };
             LAST_REFUSAL.with(|last| *last.borrow_mut() = Some(refusal.clone()));
-            Admission::Refused(refusal)
+            Admission::Refused(Box::new(refusal))
         }
     }
-}
-
-/// Counts the end of a transfer let through: libcurl's `code` (0: done),
-/// the response `status` (0: none) and how long it took, when known.
-pub fn finish(ticket: Ticket, code: i64, status: u16, duration_ms: Option<Millis>) {
-    let circuit = &ticket.circuit;
-    let Some(outcome) = outcome::of_transfer(&circuit.policy, code, status) else {
-        return;
-    };
-    register(circuit, outcome, duration_ms);
 }
 
 fn register(circuit: &Circuit, outcome: Outcome, duration_ms: Option<Millis>) {
@@ -610,7 +608,7 @@ impl HttpGuard {
         // An exception of the call, or the end of the script, stays pending:
         // the engine goes on with it when this returns.
         let result = stand_aside(|| call_callable(call.0, vec![]));
-        super::callback::finish(match result {
+        super::engine::callback::finish(match result {
             Ok(result) => Ok(result),
             Err(error @ CallError::NotCallable(_)) => Err(super::error::exception(format!(
                 "HttpGuard::standAside(): the callable {error}"
@@ -648,8 +646,8 @@ impl HttpGuard {
 /// FailFast middleware, `getStatus()` or an operator's command.
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\Http\\HttpBreaker")]
-#[php(implements(ce = super::classes::circuit_breaker_interface, stub = "\\Zeusi\\CircuitBreaker\\CircuitBreakerInterface"))]
-#[php(implements(ce = super::classes::manual_control_interface, stub = "\\Zeusi\\CircuitBreaker\\ManualControlInterface"))]
+#[php(implements(ce = super::engine::classes::circuit_breaker_interface, stub = "\\Zeusi\\CircuitBreaker\\CircuitBreakerInterface"))]
+#[php(implements(ce = super::engine::classes::manual_control_interface, stub = "\\Zeusi\\CircuitBreaker\\ManualControlInterface"))]
 pub struct HttpBreaker {
     circuit: Rc<Circuit>,
     /// The permits of its calls in flight.

@@ -1,11 +1,11 @@
-//! The PHP binding: classes, interfaces, enums and exceptions over the core.
+//! The PHP binding: classes, interfaces, enums and exceptions over the core,
+//! in three wings: `engine/` (everything beneath ext-php-rs, the only module
+//! exempt from the crate's ban on unchecked code), the class families here, and `storage/` (the storage
+//! classes). The module's startup and shutdown, and the one table of our
+//! classes with the engine features each takes, are below.
 
-mod args;
 mod breaker;
 mod bulkhead;
-mod callback;
-mod classes;
-mod client_objects;
 mod clock;
 mod configuration;
 mod control;
@@ -15,44 +15,135 @@ mod error;
 mod events;
 mod execution;
 mod exporter;
-mod fast_construct;
-mod fleet;
-mod gc;
-mod hot_methods;
 mod http;
-mod late_load;
 mod log;
-mod memcached;
-mod readonly;
-mod redis;
-mod reentry;
-mod shared_memory;
+mod params;
 mod status;
 mod storage;
 #[cfg(feature = "testing")]
 mod testing;
 mod throttle;
-mod typed;
-mod userland_storage;
-
-use std::ffi::CString;
 
 use ext_php_rs::prelude::*;
 use ext_php_rs::zend::ModuleEntry;
 
+use engine::unconstructed::Guards;
+use storage::shared_memory;
+
+/// The engine features a class of the table takes, besides its registration
+/// and the guard of objects made without their constructor:
+/// - `gc`: its Rust fields hold PHP values ([`engine::gc::HoldsPhpValues`]),
+///   reported to the cycle collector;
+/// - `read_only`: its getter properties are read-only and typed
+///   ([`engine::readonly::ReadOnlyProperties`]);
+/// - `new`: its `__construct` runs through our handler
+///   ([`engine::handlers::FastConstruct`]);
+/// - `hot`: some of its methods run through our handlers (its
+///   `replace_hot_methods()`).
+macro_rules! feature {
+    (module_startup, gc, $class:ty) => {
+        engine::gc::install::<$class>()
+    };
+    (module_startup, read_only, $class:ty) => {
+        engine::readonly::install::<$class>()
+    };
+    (first_request, read_only, $class:ty) => {
+        engine::readonly::declare::<$class>()
+    };
+    (handlers, new, $class:ty) => {
+        engine::handlers::replace_constructor::<$class>()
+    };
+    (handlers, hot, $class:ty) => {
+        <$class>::replace_hot_methods()
+    };
+    ($phase:ident, $feature:ident, $class:ty) => {};
+}
+
+/// The one table of the classes: registered in this order, each given the
+/// engine features it names.
+macro_rules! classes {
+    ($($class:path $(: $($feature:ident),+)?;)*) => {
+        fn register_classes(module: ModuleBuilder) -> ModuleBuilder {
+            module $(.class::<$class>())*
+        }
+
+        fn guard_unconstructed(guards: &mut Guards) {
+            $(guards.guard::<$class>();)*
+        }
+
+        /// At module startup, before any object exists.
+        fn install_object_handlers() {
+            $($($(feature!(module_startup, $feature, $class);)+)?)*
+        }
+
+        /// At the first request start, once every class is registered.
+        fn declare_property_types() {
+            $($($(feature!(first_request, $feature, $class);)+)?)*
+        }
+
+        /// At the first request start: the methods' handlers.
+        fn replace_handlers() {
+            $($($(feature!(handlers, $feature, $class);)+)?)*
+        }
+    };
+}
+
+classes! {
+    configuration::FailureRateRule: read_only, new;
+    configuration::SlowCallRateRule: read_only;
+    configuration::FailureOrSlowCallRateRule: read_only;
+    configuration::ConsecutiveFailuresRule: read_only;
+    configuration::AdaptiveThrottlingRule: read_only;
+    configuration::ExponentialRampCurve;
+    configuration::PowerRampCurve;
+    configuration::RampPolicy: gc;
+    configuration::PermittedCallsPolicy: read_only;
+    configuration::Configuration: gc, read_only, new;
+    clock::SystemClock;
+    clock::MockClock;
+    storage::memory::InMemoryStorage: gc;
+    storage::shared_memory::SharedMemoryStorage: new;
+    storage::shared_memory::ApcuStorage;
+    storage::redis::RedisStorage;
+    storage::memcached::MemcachedStorage;
+    storage::fleet::FleetStorage;
+    events::OpeningCause: gc, read_only;
+    events::CircuitOpened: gc, read_only;
+    events::CircuitHalfOpened;
+    events::CircuitClosed;
+    events::CallRejected: read_only;
+    events::StorageFailed: gc, read_only;
+    events::CircuitForced: read_only;
+    events::CircuitReset;
+    events::StorageRecovered;
+    status::CircuitStatus: gc, read_only;
+    exporter::PrometheusExporter;
+    control::CircuitControl: gc;
+    breaker::CircuitBreaker: gc, new, hot;
+    execution::CallExecutor: gc;
+    execution::CallGate: gc;
+    execution::Attempt: gc;
+    execution::CallbackOutcomeClassifier: gc;
+    http::HttpGuard;
+    http::HttpBreaker;
+}
+
 /// Runs in MINIT before the classes of the macros are registered: those
 /// implement our interfaces, which must exist first.
 fn startup(_ty: i32, module_number: i32) -> i32 {
-    callback::install_panic_hook();
+    engine::callback::install_panic_hook();
     shared_memory::startup(module_number);
     bulkhead::startup();
     if http::startup(module_number) {
+        engine::transfer::register(engine::transfer::Guard {
+            admit: http::admit,
+            standing_aside: http::standing_aside,
+        });
         engine::streams::install();
     }
     log::startup(module_number);
-    gc::install_handlers();
-    readonly::install_handlers();
-    match classes::register_interfaces().and_then(|()| classes::register_exceptions()) {
+    install_object_handlers();
+    match engine::classes::register_interfaces().and_then(|()| engine::classes::register_exceptions()) {
         Ok(()) => 0,
         Err(_) => 1,
     }
@@ -60,56 +151,21 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
 
 extern "C" fn shutdown(_ty: i32, _module_number: i32) -> i32 {
     shared_memory::shutdown();
-    late_load::shutdown();
-    readonly::shutdown();
+    engine::late_load::shutdown();
+    engine::readonly::shutdown();
     engine::unconstructed::shutdown();
     0
 }
 
 extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
-    late_load::request_startup();
+    // A named segment is shared whenever the module starts: no notice of
+    // a late load.
+    engine::late_load::request_startup(shared_memory::is_named());
     shared_memory::request_startup();
-    readonly::declare_types();
-    engine::unconstructed::install(|guards| {
-        guards.guard::<configuration::FailureRateRule>();
-        guards.guard::<configuration::SlowCallRateRule>();
-        guards.guard::<configuration::FailureOrSlowCallRateRule>();
-        guards.guard::<configuration::ConsecutiveFailuresRule>();
-        guards.guard::<configuration::AdaptiveThrottlingRule>();
-        guards.guard::<configuration::ExponentialRampCurve>();
-        guards.guard::<configuration::PowerRampCurve>();
-        guards.guard::<configuration::RampPolicy>();
-        guards.guard::<configuration::PermittedCallsPolicy>();
-        guards.guard::<configuration::Configuration>();
-        guards.guard::<clock::SystemClock>();
-        guards.guard::<clock::MockClock>();
-        guards.guard::<storage::InMemoryStorage>();
-        guards.guard::<shared_memory::SharedMemoryStorage>();
-        guards.guard::<shared_memory::ApcuStorage>();
-        guards.guard::<redis::RedisStorage>();
-        guards.guard::<memcached::MemcachedStorage>();
-        guards.guard::<fleet::FleetStorage>();
-        guards.guard::<events::OpeningCause>();
-        guards.guard::<events::CircuitOpened>();
-        guards.guard::<events::CircuitHalfOpened>();
-        guards.guard::<events::CircuitClosed>();
-        guards.guard::<events::CallRejected>();
-        guards.guard::<events::StorageFailed>();
-        guards.guard::<events::CircuitForced>();
-        guards.guard::<events::CircuitReset>();
-        guards.guard::<events::StorageRecovered>();
-        guards.guard::<status::CircuitStatus>();
-        guards.guard::<exporter::PrometheusExporter>();
-        guards.guard::<control::CircuitControl>();
-        guards.guard::<breaker::CircuitBreaker>();
-        guards.guard::<execution::CallExecutor>();
-        guards.guard::<execution::CallGate>();
-        guards.guard::<execution::Attempt>();
-        guards.guard::<execution::CallbackOutcomeClassifier>();
-        guards.guard::<http::HttpGuard>();
-        guards.guard::<http::HttpBreaker>();
-    });
-    fast_construct::install();
+    engine::readonly::declare_types(declare_property_types);
+    engine::unconstructed::install(guard_unconstructed);
+    static HANDLERS: std::sync::Once = std::sync::Once::new();
+    HANDLERS.call_once(replace_handlers);
     if http::enabled() {
         engine::curl::install();
         http::request_startup();
@@ -123,30 +179,14 @@ extern "C" fn request_shutdown(_ty: i32, _module_number: i32) -> i32 {
     0
 }
 
-unsafe extern "C" {
-    fn display_ini_entries(module: *mut ModuleEntry);
-}
-
-/// phpinfo() and `php --ri`: our rows, then the table of our ini settings
-/// ("Directive => Local Value => Master Value"), as every extension shows.
+/// phpinfo() and `php --ri`.
 extern "C" fn info(module: *mut ModuleEntry) {
     let mut rows = vec![
         ("circuit_breaker support", "enabled".to_owned()),
         ("version", env!("CARGO_PKG_VERSION").to_owned()),
     ];
     rows.extend(shared_memory::info_rows());
-    // SAFETY: phpinfo() calls this with its output ready; every string is
-    // a NUL-terminated CString that outlives the call that reads it.
-    unsafe {
-        ext_php_rs::ffi::php_info_print_table_start();
-        for (name, value) in rows {
-            let name = CString::new(name).unwrap_or_default();
-            let value = CString::new(value).unwrap_or_default();
-            ext_php_rs::ffi::php_info_print_table_row(2, name.as_ptr(), value.as_ptr());
-        }
-        ext_php_rs::ffi::php_info_print_table_end();
-        display_ini_entries(module);
-    }
+    engine::module_info::print(module, rows);
 }
 
 #[php_module]
@@ -155,49 +195,13 @@ pub fn get_module(module: ModuleBuilder) -> ModuleBuilder {
     // Only in a `testing` build (src/php/testing.rs).
     #[cfg(feature = "testing")]
     let module = module.function(testing::test_panic_function());
-    module
+    let module = module
         .info_function(info)
         .shutdown_function(shutdown)
         .request_startup_function(request_startup)
         .request_shutdown_function(request_shutdown)
         .enumeration::<enums::State>()
         .enumeration::<enums::Outcome>()
-        .enumeration::<enums::RejectionReason>()
-        .class::<configuration::FailureRateRule>()
-        .class::<configuration::SlowCallRateRule>()
-        .class::<configuration::FailureOrSlowCallRateRule>()
-        .class::<configuration::ConsecutiveFailuresRule>()
-        .class::<configuration::AdaptiveThrottlingRule>()
-        .class::<configuration::ExponentialRampCurve>()
-        .class::<configuration::PowerRampCurve>()
-        .class::<configuration::RampPolicy>()
-        .class::<configuration::PermittedCallsPolicy>()
-        .class::<configuration::Configuration>()
-        .class::<clock::SystemClock>()
-        .class::<clock::MockClock>()
-        .class::<storage::InMemoryStorage>()
-        .class::<shared_memory::SharedMemoryStorage>()
-        .class::<shared_memory::ApcuStorage>()
-        .class::<redis::RedisStorage>()
-        .class::<memcached::MemcachedStorage>()
-        .class::<fleet::FleetStorage>()
-        .class::<events::OpeningCause>()
-        .class::<events::CircuitOpened>()
-        .class::<events::CircuitHalfOpened>()
-        .class::<events::CircuitClosed>()
-        .class::<events::CallRejected>()
-        .class::<events::StorageFailed>()
-        .class::<events::CircuitForced>()
-        .class::<events::CircuitReset>()
-        .class::<events::StorageRecovered>()
-        .class::<status::CircuitStatus>()
-        .class::<exporter::PrometheusExporter>()
-        .class::<control::CircuitControl>()
-        .class::<breaker::CircuitBreaker>()
-        .class::<execution::CallExecutor>()
-        .class::<execution::CallGate>()
-        .class::<execution::Attempt>()
-        .class::<execution::CallbackOutcomeClassifier>()
-        .class::<http::HttpGuard>()
-        .class::<http::HttpBreaker>()
+        .enumeration::<enums::RejectionReason>();
+    register_classes(module)
 }

@@ -5,12 +5,15 @@ use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendHashTable, Zval};
 
-use super::args::{DateArg, Float, Int, ServiceName, StateArg, value_error};
 use super::bulkhead::{Scope, in_flight, scoped};
-use super::callback::call_method;
 use super::clock::date_time;
+use super::engine::args::{DateArg, Float, Int, ServiceName, value_error};
+use super::engine::callback::call_method;
+use super::engine::gc::{GcBuffer, HoldsPhpValues};
+use super::engine::readonly::{ReadOnlyProperties, Type, read_only};
+use super::engine::reentry::refuse_reconstruction;
 use super::enums::State;
-use super::reentry::refuse_reconstruction;
+use super::params::StateArg;
 use crate::core::config::Config;
 use crate::core::counts::{Outcome, WindowCounts};
 use crate::core::duration::Millis;
@@ -61,7 +64,9 @@ impl CircuitStatus {
         read_at_ms: Millis,
     ) -> Self {
         Self {
-            service: super::typed::Bytes(service).into_zval(false).unwrap_or_default(),
+            service: super::engine::typed::Bytes(service)
+                .into_zval(false)
+                .unwrap_or_default(),
             state: status.phase.into(),
             forced: status.forced,
             since: instant(status.since),
@@ -138,7 +143,7 @@ pub fn list_circuits(storage: &dyn Storage, prefix: &[u8], now: Millis) -> Resul
 
 impl CircuitStatus {
     /// The objects it holds, for the cycle collector (`gc.rs`).
-    pub(super) fn report_values(&self, buffer: &mut super::gc::GcBuffer) {
+    pub(super) fn report_values(&self, buffer: &mut super::engine::gc::GcBuffer) {
         buffer.add(&self.since);
         buffer.add(&self.until);
     }
@@ -328,7 +333,9 @@ impl CircuitStatus {
             }
         };
         Ok(Self {
-            service: super::typed::Bytes(&service.0).into_zval(false).unwrap_or_default(),
+            service: super::engine::typed::Bytes(&service.0)
+                .into_zval(false)
+                .unwrap_or_default(),
             state: state.0,
             forced,
             since: since.map(|since| since.0.shallow_clone()).unwrap_or_default(),
@@ -497,3 +504,31 @@ fn shown_bulkhead((in_flight, refusals): (u32, u64)) -> (i64, i64) {
 fn shown_count(count: u64) -> i64 {
     i64::try_from(count).unwrap_or(i64::MAX)
 }
+
+/// Its dates may be a user's subclass, given to its constructor.
+impl HoldsPhpValues for CircuitStatus {
+    fn report(&self, buffer: &mut GcBuffer) {
+        self.report_values(buffer);
+    }
+}
+
+read_only!(
+    CircuitStatus,
+    [
+        ("service", Type::String),
+        ("state", Type::STATE),
+        ("forced", Type::Bool),
+        ("since", Type::DATE),
+        ("until", Type::DATE),
+        ("remaining", Type::NullableFloat),
+        ("openDuration", Type::NullableFloat),
+        ("backoffLevel", Type::Int),
+        ("calls", Type::NullableInt),
+        ("failures", Type::NullableInt),
+        ("slowCalls", Type::NullableArray),
+        ("counters", Type::NullableArray),
+        ("callsInFlight", Type::NullableInt),
+        ("bulkheadRejections", Type::NullableInt),
+        ("rejectionRate", Type::NullableFloat),
+    ]
+);

@@ -2,7 +2,7 @@
 //! extension that ships): `circuit_breaker_test_panic()`, which makes the
 //! next call of a breaker in this thread panic inside the extension, where
 //! no bug is known to panic. tests/testing/panic-contained.phpt proves with
-//! it that [`contain_panic`](super::callback::contain_panic) keeps a panic
+//! it that [`contain_panic`](super::engine::callback::contain_panic) keeps a panic
 //! from reaching PHP and reports it as a storage failure.
 
 use std::cell::Cell;

@@ -31,9 +31,9 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{CatchError, ClassEntry, ExecutorGlobals, bailout, try_catch};
 
 use super::arguments;
+use super::transfer::{self, Admission, Ticket};
 use crate::core::duration::Millis;
 use crate::http::target::FastMap;
-use crate::php::http::{self, Admission, Ticket};
 
 type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
 type FreeObject = unsafe extern "C" fn(*mut zend_object);
@@ -101,7 +101,7 @@ impl Handle {
             url: self.url.clone(),
             unix_socket: self.unix_socket.clone(),
             timeout_ms: self.timeout_ms,
-            callers: self.callers || http::standing_aside(),
+            callers: self.callers || transfer::standing_aside(),
             pending: None,
         }
     }
@@ -109,7 +109,7 @@ impl Handle {
 
 struct Pending {
     /// `None` for a refused transfer.
-    ticket: Option<Ticket>,
+    ticket: Option<Box<dyn Ticket>>,
     refused: bool,
     timeout_capped: bool,
 }
@@ -403,7 +403,7 @@ fn begin_transfer(object: *mut zend_object) {
         if handle.unix_socket.is_some() || handle.callers {
             return None;
         }
-        let pending = match http::admit(handle.url.as_deref()?) {
+        let pending = match transfer::admit(handle.url.as_deref()?) {
             Admission::Unguarded => return None,
             Admission::Refused(_) => {
                 set_text_option(object, CURLOPT_UNIX_SOCKET_PATH, Some(&CString::from(NOWHERE)));
@@ -415,7 +415,7 @@ fn begin_transfer(object: *mut zend_object) {
             }
             Admission::Permitted(ticket) => {
                 let probe = ticket.probe_timeout_ms() as c_long;
-                let timeout_capped = ticket.trial && (handle.timeout_ms <= 0 || handle.timeout_ms > probe);
+                let timeout_capped = ticket.trial() && (handle.timeout_ms <= 0 || handle.timeout_ms > probe);
                 if timeout_capped {
                     set_long_option(object, CURLOPT_TIMEOUT_MS, probe);
                 }
@@ -433,11 +433,11 @@ fn begin_transfer(object: *mut zend_object) {
 
 /// Puts back what `begin_transfer` changed, and hands over the ticket of
 /// a transfer let through.
-fn finish_pending(object: *mut zend_object) -> Option<Ticket> {
+fn finish_pending(object: *mut zend_object) -> Option<Box<dyn Ticket>> {
     with_handles(|handles| settle(object, handles.get_mut(&(object as usize))?))?
 }
 
-fn settle(object: *mut zend_object, handle: &mut Handle) -> Option<Ticket> {
+fn settle(object: *mut zend_object, handle: &mut Handle) -> Option<Box<dyn Ticket>> {
     let pending = handle.pending.take()?;
     if pending.refused {
         set_text_option(object, CURLOPT_UNIX_SOCKET_PATH, handle.unix_socket.as_ref());
@@ -449,9 +449,9 @@ fn settle(object: *mut zend_object, handle: &mut Handle) -> Option<Ticket> {
 }
 
 /// Counts the end of a handle's transfer let through, ended with `code`.
-fn count_end(object: *mut zend_object, ticket: Ticket, code: i64) {
+fn count_end(object: *mut zend_object, ticket: Box<dyn Ticket>, code: i64) {
     let (status, duration_ms) = transfer_info(object);
-    http::finish(ticket, code, status, duration_ms);
+    ticket.finish(code, status, duration_ms);
 }
 
 unsafe extern "C" fn curl_init(frame: *mut zend_execute_data, return_value: *mut zval) {
@@ -471,7 +471,7 @@ unsafe extern "C" fn curl_init(frame: *mut zend_execute_data, return_value: *mut
                 object,
                 Handle {
                     url,
-                    callers: http::standing_aside(),
+                    callers: transfer::standing_aside(),
                     ..Handle::default()
                 },
             );
@@ -537,7 +537,7 @@ unsafe extern "C" fn curl_setopt(frame: *mut zend_execute_data, return_value: *m
     {
         with_handles(|handles| {
             handles.get_mut(&(object as usize)).map(|handle| {
-                handle.callers |= http::standing_aside();
+                handle.callers |= transfer::standing_aside();
                 note_option(handle, option, value);
             })
         });
@@ -555,7 +555,7 @@ unsafe extern "C" fn curl_setopt_array(frame: *mut zend_execute_data, return_val
     {
         with_handles(|handles| {
             let handle = handles.get_mut(&(object as usize))?;
-            handle.callers |= http::standing_aside();
+            handle.callers |= transfer::standing_aside();
             for (key, value) in options {
                 if let ext_php_rs::types::ArrayKey::Long(option) = key {
                     note_option(handle, option, value);
@@ -595,9 +595,7 @@ unsafe extern "C" fn curl_exec(frame: *mut zend_execute_data, return_value: *mut
 
 /// Whether an exception (or `exit()`, or a fatal error on its way) is pending.
 fn exception_pending() -> bool {
-    // SAFETY: the executor globals of the process, read by its one thread.
-    let exception = unsafe { (*ext_php_rs::ffi::ext_php_rs_executor_globals()).exception };
-    !exception.is_null() || crate::php::callback::ending().is_some()
+    !super::globals::pending_exception().is_null() || super::callback::ending().is_some()
 }
 
 /// `curl_errno()` of a handle: `None` when PHP cannot run it now (an
@@ -610,9 +608,7 @@ fn error_code(object: *mut zend_object) -> Option<i64> {
         let object = object.as_mut()?;
         handle.set_object(object);
     }
-    crate::php::callback::call_function("curl_errno", vec![&handle])
-        .ok()?
-        .long()
+    super::callback::call_function("curl_errno", vec![&handle]).ok()?.long()
 }
 
 unsafe extern "C" fn curl_multi_add_handle(frame: *mut zend_execute_data, return_value: *mut zval) {

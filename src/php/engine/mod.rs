@@ -1,64 +1,54 @@
-//! Beneath ext-php-rs: what the extension needs of the engine that
-//! ext-php-rs does not cover: PHP's error log and startup warnings, the
-//! fiber running now, and for the HTTP guard the arguments of an internal call.
-//! `unconstructed` guards the objects of our classes made without their constructor. `curl` wraps the handlers of ext/curl's
-//! functions, `streams` the opener of the `http://` and `https://` stream
-//! wrappers; both ask `php::http` what to do with a transfer.
+//! Beneath ext-php-rs: everything the extension needs of the Zend engine
+//! that ext-php-rs does not cover, and the only module of `src/php` allowed
+//! `unsafe`. Nothing here imports a class family; each file's header names
+//! the gap it fills.
+//!
+//! - `ffi`: the engine's C functions and structures, declared once;
+//! - `globals`: the executor's globals, read field by field;
+//! - `error_log`: PHP's error log and startup warnings;
+//! - `args`: parameters coerced and refused in PHP's own words;
+//! - `typed`: return types PHP must see exactly;
+//! - `throwable`: PHP's throwables built, and their chain of previous ones;
+//! - `classes`: our interfaces and SPL-derived exceptions, registered by hand;
+//! - `callback`: calls into PHP code, with `exit()` and fatal errors contained;
+//! - `handlers`: our `new` and our hot methods, in place of ext-php-rs' handlers;
+//! - `gc`: what our objects hold, told to the cycle collector;
+//! - `readonly`: read-only properties, typed for reflection;
+//! - `reentry`: a constructor called twice, refused;
+//! - `late_load`: the map_ptr slots of an extension loaded after startup;
+//! - `unconstructed`: objects of our classes made without their constructor;
+//! - `module_info`: phpinfo()'s rows;
+//! - `module_global`: what lives from module startup to module shutdown;
+//! - `time`: the system's clocks, read in one vDSO call;
+//! - `curl` and `streams`: ext/curl's functions and the `http://` wrapper,
+//!   wrapped for the HTTP guard;
+//! - `transfer`: what those ask of the guard (`php::http`), which hands
+//!   them its answers at startup.
+#![allow(unsafe_code)]
 
+pub mod args;
+pub mod callback;
+pub mod classes;
 pub mod curl;
+pub mod error_log;
+pub mod ffi;
+pub mod gc;
+pub mod globals;
+pub mod handlers;
+pub mod late_load;
+pub mod module_global;
+pub mod module_info;
+pub mod readonly;
+pub mod reentry;
 pub mod streams;
+pub mod throwable;
+pub mod time;
+pub mod transfer;
+pub mod typed;
 pub mod unconstructed;
 
-unsafe extern "C" {
-    fn php_log_err_with_severity(message: *const std::ffi::c_char, severity: std::ffi::c_int);
-    fn php_error_docref(docref: *const std::ffi::c_char, level: std::ffi::c_int, format: *const std::ffi::c_char, ...);
-}
-
-/// The syslog severity of a line of the error log.
-#[derive(Debug, Clone, Copy)]
-pub enum Severity {
-    Warning = 4,
-    Notice = 5,
-}
-
-/// One line in PHP's error log (`error_log`, or the SAPI's: stderr for
-/// the CLI, the pool's log for PHP-FPM).
-pub fn error_log(line: &str, severity: Severity) {
-    let line = std::ffi::CString::new(line.replace('\0', "")).unwrap_or_default();
-    // SAFETY: a NUL-terminated line, which the function copies.
-    unsafe { php_log_err_with_severity(line.as_ptr(), severity as std::ffi::c_int) };
-}
-
-/// A notice in PHP's error log.
-pub fn log_notice(line: &str) {
-    error_log(line, Severity::Notice);
-}
-
-/// A warning at module startup, shown as PHP shows its own ("PHP Warning:
-/// PHP Startup: ..." on the CLI's stderr, in the error log of PHP-FPM).
-pub fn startup_warning(message: &str) {
-    let message = std::ffi::CString::new(message.replace('\0', "")).unwrap_or_default();
-    // SAFETY: a NUL-terminated message passed through "%s".
-    unsafe {
-        php_error_docref(
-            std::ptr::null(),
-            ext_php_rs::ffi::E_WARNING as std::ffi::c_int,
-            c"%s".as_ptr(),
-            message.as_ptr(),
-        );
-    }
-}
-
-/// The fiber running now, as a number no other live fiber has: the address
-/// of its context (`EG(current_fiber_context)`, the main context outside
-/// any fiber). Never 0 while a request runs.
-#[inline]
-pub fn current_fiber() -> usize {
-    // SAFETY: the executor globals live as long as the process, and PHP runs
-    // one request per thread: nothing writes them while our code runs. The
-    // pointer is only compared, never followed.
-    unsafe { (*ext_php_rs::ffi::ext_php_rs_executor_globals()).current_fiber_context as usize }
-}
+pub use error_log::{Severity, error_log, log_notice, startup_warning};
+pub use globals::current_fiber;
 
 /// The arguments of the internal function running in `frame`.
 ///
@@ -73,9 +63,7 @@ pub unsafe fn arguments<'a>(frame: *mut ext_php_rs::ffi::zend_execute_data) -> &
     unsafe {
         let passed = (*frame).This.u2.num_args as usize;
         std::slice::from_raw_parts(
-            frame
-                .cast::<ext_php_rs::types::Zval>()
-                .add(super::args::CALL_FRAME_SLOT),
+            frame.cast::<ext_php_rs::types::Zval>().add(args::CALL_FRAME_SLOT),
             passed,
         )
     }

@@ -19,14 +19,14 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 use ext_php_rs::ffi::{
-    HashTable, php_stream, php_stream_context, php_stream_wrapper, php_stream_wrapper_ops, zend_llist, zend_string,
-    zval,
+    php_stream, php_stream_context, php_stream_wrapper, php_stream_wrapper_ops, zend_llist, zend_string, zval,
 };
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{CatchError, bailout, try_catch};
 
+use super::ffi::{php_stream_get_url_stream_wrappers_hash_global, php_stream_wrapper_log_error};
+use super::transfer::{self, Admission};
 use crate::http::outcome::status_of_line;
-use crate::php::http::{self, Admission};
 
 type Opener = unsafe extern "C" fn(
     *mut php_stream_wrapper,
@@ -36,11 +36,6 @@ type Opener = unsafe extern "C" fn(
     *mut *mut zend_string,
     *mut php_stream_context,
 ) -> *mut php_stream;
-
-unsafe extern "C" {
-    fn php_stream_get_url_stream_wrappers_hash_global() -> *mut HashTable;
-    fn php_stream_wrapper_log_error(wrapper: *const php_stream_wrapper, options: c_int, format: *const c_char, ...);
-}
 
 const IS_PTR: u32 = 13;
 
@@ -118,18 +113,18 @@ unsafe extern "C" fn open(
     };
     // SAFETY: the URL being opened, NUL-terminated.
     let url = unsafe { CStr::from_ptr(path) }.to_bytes();
-    let ticket = match http::admit(url) {
+    let ticket = match transfer::admit(url) {
         // SAFETY: the original opener, with the arguments it was called for.
         Admission::Unguarded => return unsafe { original(wrapper, path, mode, options, opened_path, context) },
         Admission::Refused(refusal) => {
-            let message = std::ffi::CString::new(refusal.message()).unwrap_or_default();
+            let message = std::ffi::CString::new(refusal.to_string()).unwrap_or_default();
             // SAFETY: the wrapper of this open; a message through "%s".
             unsafe { php_stream_wrapper_log_error(wrapper, options, c"%s".as_ptr(), message.as_ptr()) };
             return std::ptr::null_mut();
         }
         Admission::Permitted(ticket) => ticket,
     };
-    let restore_timeout = ticket.trial.then(|| cap_socket_timeout(ticket.probe_timeout_ms()));
+    let restore_timeout = ticket.trial().then(|| cap_socket_timeout(ticket.probe_timeout_ms()));
     let started = Instant::now();
     // SAFETY: the original opener, with the arguments it was called for.
     let opened = try_catch(AssertUnwindSafe(|| unsafe {
@@ -155,7 +150,7 @@ unsafe extern "C" fn open(
     };
     // No status: the request never got an answer.
     let code = if status == 0 { 7 } else { 0 };
-    http::finish(ticket, code, status, Some(duration_ms));
+    ticket.finish(code, status, Some(duration_ms));
     stream
 }
 

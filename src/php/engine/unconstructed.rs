@@ -17,17 +17,8 @@ use ext_php_rs::ffi::{zend_execute_data, zend_function, zend_object, zend_string
 use ext_php_rs::types::{ZendClassObject, ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::{ExecuteData, ZendObjectHandlers};
 
+use super::ffi::zend_std_read_property;
 use crate::http::target::FastMap;
-
-unsafe extern "C" {
-    fn zend_std_read_property(
-        object: *mut zend_object,
-        member: *mut zend_string,
-        type_: c_int,
-        cache_slot: *mut *mut c_void,
-        rv: *mut zval,
-    ) -> *mut zval;
-}
 
 type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
 type ReadProperty =

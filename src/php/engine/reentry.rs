@@ -9,8 +9,8 @@ use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::types::ZendClassObject;
 
-use super::engine::current_fiber;
-use super::error::logic_exception;
+use super::current_fiber;
+use super::throwable::logic_exception;
 
 /// The fibers at work on an object, each in a call that may call into PHP.
 ///
@@ -145,16 +145,9 @@ impl<T> Default for PerFiber<T> {
 /// replacing its Rust value would free what a call up the stack still reads
 /// (and a breaker is immutable anyway). Called first in the constructors.
 pub fn refuse_reconstruction<T: RegisteredClass>() -> Result<(), PhpException> {
-    // SAFETY: the executor globals live as long as the process (read
-    // without `ExecutorGlobals::get()`, whose lock costs more than the rest
-    // of this); while a method of ours runs, `current_execute_data` is its
-    // own live frame, and `This` its object.
-    let frame = unsafe {
-        (*ext_php_rs::ffi::ext_php_rs_executor_globals())
-            .current_execute_data
-            .as_ref()
-    };
-    let constructed = frame
+    // While a method of ours runs, the current frame is its own, and
+    // `This` its object.
+    let constructed = super::globals::current_frame()
         .and_then(|frame| frame.This.object())
         .is_some_and(|this| ZendClassObject::<T>::from_zend_obj(this).is_some());
     if constructed {

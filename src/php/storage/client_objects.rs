@@ -3,7 +3,7 @@
 //! `zeusi/circuit-breaker` library takes them.
 //!
 //! Only the object's settings are read (through its own getters, called via
-//! [`callback`](super::callback)); the storage then opens its own native
+//! [`callback`](crate::php::engine::callback)); the storage then opens its own native
 //! connection, so a call costs our round trips, not phpredis' or
 //! libmemcached's. The classes are recognised by name at run time: neither
 //! extension is linked, and a storage built from a DSN needs neither.
@@ -30,7 +30,8 @@ use ext_php_rs::types::{ZendObject, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 use redis::{ConnectionAddr, ConnectionInfo, IntoConnectionInfo, RedisConnectionInfo};
 
-use super::callback::{CallError, call_function, call_method};
+use crate::php::engine::callback::{CallError, call_function, call_method};
+use crate::php::engine::classes::class_of;
 use crate::storage::redis::Target;
 
 /// Why a client object cannot be used: shown after its class name, with the
@@ -59,8 +60,7 @@ const INTERNAL_CLASS: std::ffi::c_char = 1;
 /// so no autoloader runs, and a PHP class of the same name (a polyfill
 /// without the extension) is not mistaken for it.
 pub fn is_client(object: &ZendObject, name: &str) -> bool {
-    // SAFETY: a live object's class entry outlives it.
-    let mut class = unsafe { object.ce.as_ref() };
+    let mut class = class_of(object);
     while let Some(entry) = class {
         if entry.type_ == INTERNAL_CLASS && entry.name().is_some_and(|own| own.eq_ignore_ascii_case(name)) {
             return true;

@@ -13,11 +13,12 @@ use ext_php_rs::convert::IntoZval;
 use ext_php_rs::types::{ArrayKey, ZendHashTable, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
-use super::callback::{CallError, call_method, has_method};
-use super::configuration::describe;
-use super::reentry::PerFiber;
-use super::typed::Bytes;
 use crate::core::duration::Millis;
+use crate::php::engine::args::describe;
+use crate::php::engine::callback::{CallError, call_method, has_method};
+use crate::php::engine::gc::GcBuffer;
+use crate::php::engine::reentry::PerFiber;
+use crate::php::engine::typed::Bytes;
 use crate::storage::StorageError;
 use crate::storage::kv::{KeyValue, KvStorage, Values, key_name};
 
@@ -41,6 +42,14 @@ pub struct UserlandKeyValue {
     /// failure. By fiber, for breakers shared by fibers that await inside
     /// the primitives.
     pub(super) thrown: PerFiber<Zval>,
+}
+
+impl UserlandKeyValue {
+    /// The PHP values it holds: the storage object and what it threw.
+    pub fn report(&self, buffer: &mut GcBuffer) {
+        buffer.add(&self.object);
+        self.thrown.for_each(|thrown| buffer.add(thrown));
+    }
 }
 
 fn seconds(ttl_ms: Millis) -> i64 {

@@ -7,15 +7,15 @@ use std::time::Duration;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
-use super::args::{Float, Text};
-use super::callback::finish;
-use super::classes::storage_interface;
 use super::client_objects::redis_client;
-use super::configuration::describe;
-use super::error::invalid_configuration;
-use super::reentry::refuse_reconstruction;
 use crate::core::duration::format_float;
 use crate::core::error::ConfigError;
+use crate::php::engine::args::describe;
+use crate::php::engine::args::{Float, Text};
+use crate::php::engine::callback::finish;
+use crate::php::engine::classes::storage_interface;
+use crate::php::engine::reentry::refuse_reconstruction;
+use crate::php::error::invalid_configuration;
 use crate::storage::redis::{RedisStorage as Redis, Target, parse_dsn, parse_target};
 
 const DSN_LIMITS: &str = "a redis://, rediss:// or unix:// DSN, \
@@ -116,7 +116,7 @@ impl RedisStorage {
     /// circuit. Window counts are left out (null).
     #[php(defaults(prefix = String::new()))]
     pub fn list_circuits(&self, prefix: Text) -> Result<Vec<Zval>, PhpException> {
-        super::status::list_circuits(&*self.storage, &prefix.0, super::clock::system_now_ms())
+        crate::php::status::list_circuits(&*self.storage, &prefix.0, crate::php::clock::system_now_ms())
     }
 }
 

@@ -12,38 +12,14 @@ use ext_php_rs::ffi::{zend_object, zend_property_info, zend_string, zend_type, z
 use ext_php_rs::types::ZendStr;
 use ext_php_rs::zend::ZendObjectHandlers;
 
-use super::configuration::{
-    AdaptiveThrottlingRule, Configuration, ConsecutiveFailuresRule, FailureOrSlowCallRateRule, FailureRateRule,
-    PermittedCallsPolicy, SlowCallRateRule,
-};
-use super::events::{CallRejected, CircuitForced, CircuitOpened, OpeningCause, StorageFailed};
-use super::status::CircuitStatus;
-
-unsafe extern "C" {
-    fn zend_std_write_property(
-        object: *mut zend_object,
-        member: *mut zend_string,
-        value: *mut zval,
-        cache_slot: *mut *mut std::ffi::c_void,
-    ) -> *mut zval;
-    fn zend_std_unset_property(
-        object: *mut zend_object,
-        member: *mut zend_string,
-        cache_slot: *mut *mut std::ffi::c_void,
-    );
-    fn zend_hash_str_find(
-        table: *const ext_php_rs::ffi::HashTable,
-        key: *const std::ffi::c_char,
-        len: usize,
-    ) -> *mut zval;
-}
+use super::ffi::{zend_hash_str_find, zend_std_unset_property, zend_std_write_property};
 
 /// `ZEND_ACC_READONLY` (Zend/zend_compile.h), a property flag since PHP 8.1.
 const ACC_READONLY: u32 = 1 << 7;
 
 /// The declared type of a read-only property.
 #[derive(Clone, Copy)]
-enum Type {
+pub enum Type {
     Bool,
     Int,
     NullableInt,
@@ -57,6 +33,11 @@ enum Type {
 }
 
 impl Type {
+    /// The `State` enum.
+    pub const STATE: Self = Self::Object("Zeusi\\CircuitBreaker\\State");
+    /// A date, or none.
+    pub const DATE: Self = Self::NullableObject("DateTimeImmutable");
+
     fn zend_type(self) -> zend_type {
         let mask = |codes: &[u32]| zend_type {
             ptr: std::ptr::null_mut(),
@@ -85,10 +66,11 @@ impl Type {
 }
 
 /// A class whose getter properties are read-only, with their types.
-trait ReadOnlyProperties: RegisteredClass {
+pub trait ReadOnlyProperties: RegisteredClass {
     const PROPERTIES: &'static [(&'static str, Type)];
 }
 
+/// `read_only!(Class, [("property", Type::Int), ...])`, beside the class.
 macro_rules! read_only {
     ($class:ty, [$(($name:literal, $type:expr)),* $(,)?]) => {
         impl ReadOnlyProperties for $class {
@@ -96,110 +78,7 @@ macro_rules! read_only {
         }
     };
 }
-
-const STATE: Type = Type::Object("Zeusi\\CircuitBreaker\\State");
-read_only!(
-    FailureRateRule,
-    [("threshold", Type::Float), ("minimumRequests", Type::Int)]
-);
-read_only!(
-    SlowCallRateRule,
-    [
-        ("slowCallDuration", Type::Float),
-        ("threshold", Type::Float),
-        ("minimumRequests", Type::Int)
-    ]
-);
-read_only!(
-    FailureOrSlowCallRateRule,
-    [
-        ("slowCallDuration", Type::Float),
-        ("threshold", Type::Float),
-        ("minimumRequests", Type::Int)
-    ]
-);
-read_only!(ConsecutiveFailuresRule, [("failures", Type::Int)]);
-read_only!(
-    AdaptiveThrottlingRule,
-    [
-        ("k", Type::Float),
-        ("maxRejectionRate", Type::Float),
-        ("minimumRequests", Type::Int)
-    ]
-);
-read_only!(PermittedCallsPolicy, [("permittedCalls", Type::Int)]);
-read_only!(
-    Configuration,
-    [
-        ("timeWindow", Type::Float),
-        ("openingRules", Type::Array),
-        ("openDuration", Type::Float),
-        ("maxOpenDuration", Type::NullableFloat),
-        ("maxConcurrentCalls", Type::NullableInt),
-        (
-            "halfOpenPolicy",
-            Type::Object("Zeusi\\CircuitBreaker\\HalfOpen\\HalfOpenPolicyInterface")
-        ),
-    ]
-);
-read_only!(
-    OpeningCause,
-    [
-        (
-            "openingRule",
-            Type::Object("Zeusi\\CircuitBreaker\\Opening\\OpeningRuleInterface")
-        ),
-        ("matchingOutcomes", Type::Int),
-        ("evaluatedOutcomes", Type::Int),
-    ]
-);
-read_only!(
-    CircuitOpened,
-    [
-        ("previousState", STATE),
-        (
-            "openingCause",
-            Type::Object("Zeusi\\CircuitBreaker\\Opening\\OpeningCause")
-        ),
-        ("openDuration", Type::Float),
-    ]
-);
-read_only!(
-    CallRejected,
-    [
-        ("state", STATE),
-        ("reason", Type::Object("Zeusi\\CircuitBreaker\\RejectionReason"))
-    ]
-);
-read_only!(CircuitForced, [("state", STATE), ("duration", Type::Float)]);
-const DATE: Type = Type::NullableObject("DateTimeImmutable");
-read_only!(
-    CircuitStatus,
-    [
-        ("service", Type::String),
-        ("state", STATE),
-        ("forced", Type::Bool),
-        ("since", DATE),
-        ("until", DATE),
-        ("remaining", Type::NullableFloat),
-        ("openDuration", Type::NullableFloat),
-        ("backoffLevel", Type::Int),
-        ("calls", Type::NullableInt),
-        ("failures", Type::NullableInt),
-        ("slowCalls", Type::NullableArray),
-        ("counters", Type::NullableArray),
-        ("callsInFlight", Type::NullableInt),
-        ("bulkheadRejections", Type::NullableInt),
-        ("rejectionRate", Type::NullableFloat),
-    ]
-);
-read_only!(
-    StorageFailed,
-    [(
-        "exception",
-        Type::Object("Zeusi\\CircuitBreaker\\Exception\\StorageException")
-    )]
-);
+pub(crate) use read_only;
 
 fn is_read_only<T: ReadOnlyProperties>(member: *mut zend_string) -> Option<&'static str> {
     // SAFETY: the engine passes the property name as a live zend_string.
@@ -211,7 +90,7 @@ fn is_read_only<T: ReadOnlyProperties>(member: *mut zend_string) -> Option<&'sta
 }
 
 fn throw_error(message: String) {
-    super::error::readonly_error(message).throw();
+    super::throwable::readonly_error(message).throw();
 }
 
 unsafe extern "C" fn write_property<T: ReadOnlyProperties>(
@@ -245,7 +124,7 @@ unsafe extern "C" fn unset_property<T: ReadOnlyProperties>(
 
 /// Points the class's write and unset handlers at ours. Runs at module
 /// startup, before any object exists (as `gc::install`).
-fn install<T: ReadOnlyProperties>() {
+pub fn install<T: ReadOnlyProperties>() {
     let handlers: *mut ZendObjectHandlers = std::ptr::from_ref(T::get_metadata().handlers()).cast_mut();
     // SAFETY: as in `gc::install`: static handlers, no object yet.
     unsafe {
@@ -254,26 +133,10 @@ fn install<T: ReadOnlyProperties>() {
     }
 }
 
-pub fn install_handlers() {
-    install::<FailureRateRule>();
-    install::<SlowCallRateRule>();
-    install::<FailureOrSlowCallRateRule>();
-    install::<ConsecutiveFailuresRule>();
-    install::<AdaptiveThrottlingRule>();
-    install::<PermittedCallsPolicy>();
-    install::<Configuration>();
-    install::<OpeningCause>();
-    install::<CircuitOpened>();
-    install::<CallRejected>();
-    install::<CircuitForced>();
-    install::<StorageFailed>();
-    install::<CircuitStatus>();
-}
-
 /// Gives the declared properties of the class their type and the readonly
 /// flag, for reflection. The engine never reads or writes them itself (the
 /// handlers of ext-php-rs and ours come first), so this changes nothing else.
-fn declare<T: ReadOnlyProperties>() {
+pub fn declare<T: ReadOnlyProperties>() {
     let class = T::get_metadata().ce();
     for (name, ty) in T::PROPERTIES {
         // SAFETY: `properties_info` of a registered class maps names to
@@ -301,23 +164,12 @@ pub fn shutdown() {
     DECLARED.store(false, Ordering::Release);
 }
 
-/// Runs once per process, at the first request start, when every class is
-/// registered (module startup runs before the classes of the macros are).
-pub fn declare_types() {
+/// Runs `declare` once per process, at the first request start, when every
+/// class is registered (module startup runs before the classes of the
+/// macros are).
+pub fn declare_types(declare: impl FnOnce()) {
     if DECLARED.swap(true, Ordering::AcqRel) {
         return;
     }
-    declare::<FailureRateRule>();
-    declare::<SlowCallRateRule>();
-    declare::<FailureOrSlowCallRateRule>();
-    declare::<ConsecutiveFailuresRule>();
-    declare::<AdaptiveThrottlingRule>();
-    declare::<PermittedCallsPolicy>();
-    declare::<Configuration>();
-    declare::<OpeningCause>();
-    declare::<CircuitOpened>();
-    declare::<CallRejected>();
-    declare::<CircuitForced>();
-    declare::<StorageFailed>();
-    declare::<CircuitStatus>();
+    declare();
 }

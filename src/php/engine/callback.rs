@@ -20,16 +20,11 @@ use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::ffi::{zend_is_graceful_exit, zend_is_unwind_exit};
 use ext_php_rs::convert::IntoZvalDyn;
-use ext_php_rs::ffi::zend_object;
 use ext_php_rs::types::{ZendCallable, ZendObject, Zval};
 use ext_php_rs::zend::{CatchError, ExecutorGlobals, bailout, try_catch};
 use thiserror::Error;
-
-unsafe extern "C" {
-    fn zend_is_unwind_exit(exception: *const zend_object) -> bool;
-    fn zend_is_graceful_exit(exception: *const zend_object) -> bool;
-}
 
 thread_local! {
     /// A bailout caught around a call into PHP, not re-raised yet.
@@ -85,11 +80,7 @@ pub fn ending() -> Option<Ending> {
     if bailout_held() {
         return Some(Ending::Fatal);
     }
-    // Read without `ExecutorGlobals::get()`, whose lock costs more than the
-    // rest of this check, made on every protected call.
-    // SAFETY: the executor globals live as long as the process, and PHP runs
-    // one request per thread: nothing writes them while our method runs.
-    let exception = unsafe { (*ext_php_rs::ffi::ext_php_rs_executor_globals()).exception };
+    let exception = super::globals::pending_exception();
     if exception.is_null() {
         return None;
     }

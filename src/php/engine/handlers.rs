@@ -1,15 +1,29 @@
-//! `new` without ext-php-rs' argument parser, for the objects an application
-//! builds in every request (a rule, a configuration, a storage, a breaker).
+//! Our handlers in place of those ext-php-rs generates, for what a request
+//! runs most.
 //!
-//! The handler ext-php-rs generates for `__construct` builds, on every call,
-//! a `String` per parameter name, the stub text of each default and two
-//! `Vec`s: most of the cost of `new` for these classes. The handlers here
-//! read the arguments where the engine left them, in the call frame, and
-//! convert them with the same `FromZval` types (which throw PHP's own
+//! `new` without ext-php-rs' argument parser, for the objects an
+//! application builds in every request (a rule, a configuration, a storage,
+//! a breaker): the handler ext-php-rs generates for `__construct` builds, on
+//! every call, a `String` per parameter name, the stub text of each default
+//! and two `Vec`s: most of the cost of `new` for these classes. The handlers
+//! here read the arguments where the engine left them, in the call frame,
+//! and convert them with the same `FromZval` types (which throw PHP's own
 //! `TypeError`s), then call the same constructors. What PHP sees is
 //! unchanged: the declared signature (`arg_info`) is the one ext-php-rs
 //! registered, the argument count is checked with the engine's own error,
 //! and every failure throws what ext-php-rs' handler throws.
+//!
+//! Hot methods (a [`HotMethod`]: the calls a protected call makes) without
+//! the `zend_try` (a `setjmp`) and the thread-local bookkeeping that
+//! ext-php-rs puts around every method: about a third of what each call
+//! cost on a reused breaker. That `zend_try` is there to stop a fatal error
+//! (a `longjmp`) from skipping Rust frames. These methods need none of their
+//! own: every call they make into PHP code goes through
+//! `callback::guarded`, which catches it there and lets the frames return;
+//! the handler then re-raises it once nothing of ours is left to drop, as
+//! `callback::finish` does under the `zend_try` of ext-php-rs. What PHP
+//! sees is unchanged: the same argument checks, return values, exceptions
+//! (a panic too: an `Error` whose message starts with "Rust panic: ").
 
 use std::panic::AssertUnwindSafe;
 
@@ -18,12 +32,11 @@ use ext_php_rs::convert::FromZval;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{zend_execute_data, zend_function, zval};
 use ext_php_rs::types::{ZendClassObject, Zval};
-use ext_php_rs::zend::{ExecuteData, run_handler};
+use ext_php_rs::zend::{ExecuteData, bailout, run_handler};
 
-use super::args::{ArrayArg, ClockArg, ConfigurationArg, Float, Int, ListenerArg, PolicyArg, StorageArg, Text};
-use super::breaker::CircuitBreaker;
-use super::configuration::{Configuration, FailureRateRule};
-use super::shared_memory::SharedMemoryStorage;
+use super::callback::{bailout_held, panic_text, take_bailout};
+use super::ffi::Handler;
+use super::throwable::{exception, panic_error};
 
 /// The arguments given to the running constructor.
 pub struct Arguments<'a> {
@@ -48,12 +61,12 @@ impl<'a> Arguments<'a> {
             return None;
         }
         // SAFETY: the live frame of this internal function's call.
-        let values = unsafe { super::engine::arguments(std::ptr::from_ref(frame).cast_mut().cast()) };
+        let values = unsafe { super::arguments(std::ptr::from_ref(frame).cast_mut().cast()) };
         Some(Self { values })
     }
 
     /// A required parameter, `index` from 0.
-    fn required<T: FromZval<'a>>(&self, index: usize, name: &str) -> Result<T, Refused> {
+    pub fn required<T: FromZval<'a>>(&self, index: usize, name: &str) -> Result<T, Refused> {
         match self.values.get(index) {
             Some(value) => T::from_zval(value).ok_or_else(|| invalid(name)),
             // The count was checked against the required ones.
@@ -72,7 +85,12 @@ impl<'a> Arguments<'a> {
 
     /// A parameter with a default: a null given for it is refused, as the
     /// handlers of ext-php-rs refuse it.
-    fn defaulted<T: FromZval<'a>>(&self, index: usize, name: &str, default: impl FnOnce() -> T) -> Result<T, Refused> {
+    pub fn defaulted<T: FromZval<'a>>(
+        &self,
+        index: usize,
+        name: &str,
+        default: impl FnOnce() -> T,
+    ) -> Result<T, Refused> {
         match self.values.get(index) {
             Some(value) if value.is_null() && !T::NULLABLE => {
                 Err(Some(type_error(format!("Argument `${name}` must not be null"))))
@@ -84,7 +102,7 @@ impl<'a> Arguments<'a> {
 }
 
 fn type_error(message: String) -> PhpException {
-    super::error::type_error(&message, None)
+    super::throwable::type_error(&message, None)
 }
 
 /// What ext-php-rs throws when a conversion fails without throwing (ours
@@ -125,7 +143,7 @@ unsafe extern "C" fn construct<T: FastConstruct>(execute_data: *mut zend_execute
             Some(this) => {
                 this.initialize(value);
             }
-            None => super::error::exception("Failed to retrieve reference to `this` object.".into()).throw(),
+            None => exception("Failed to retrieve reference to `this` object.".into()).throw(),
         }
     }));
 }
@@ -152,25 +170,10 @@ fn object_being_made<T: RegisteredClass>(frame: &mut ExecuteData) -> Option<&mut
     }
 }
 
-/// Puts the handlers in place: once per process, after the classes are
-/// registered (module startup runs before the macros register them).
-pub fn install() {
-    static INSTALLED: std::sync::Once = std::sync::Once::new();
-    INSTALLED.call_once(|| {
-        replace_constructor::<FailureRateRule>();
-        replace_constructor::<Configuration>();
-        replace_constructor::<SharedMemoryStorage>();
-        replace_constructor::<CircuitBreaker>();
-        super::hot_methods::install();
-    });
-}
-
-fn replace_constructor<T: FastConstruct>() {
+/// Makes [`construct`] the `__construct` of `T`.
+pub fn replace_constructor<T: FastConstruct>() {
     replace_handler::<T>("__construct", construct::<T>);
 }
-
-/// The handler of an internal method of `T`.
-pub type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
 
 /// Makes `handler` the one PHP runs for `T::method` (lowercase).
 pub fn replace_handler<T: RegisteredClass>(method: &str, handler: Handler) {
@@ -198,53 +201,74 @@ pub fn replace_handler<T: RegisteredClass>(method: &str, handler: Handler) {
     }
 }
 
-impl FastConstruct for FailureRateRule {
-    const REQUIRED: u32 = 2;
-    const MAX: u32 = 2;
-    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
-        Self::__construct(
-            arguments.required::<Float>(0, "threshold")?,
-            arguments.required::<Int>(1, "minimumRequests")?,
-        )
-        .map_err(Some)
+/// A method of `Class` whose handler is [`method`].
+pub trait HotMethod {
+    type Class: RegisteredClass;
+    /// Its name, lowercase.
+    const NAME: &'static str;
+    /// How many arguments it takes at most (none is required).
+    const MAX: u32;
+    type Arguments;
+    /// Its arguments, converted before `$this` is looked at.
+    fn arguments(arguments: &Arguments<'_>) -> Result<Self::Arguments, Refused>;
+    /// Runs it on a constructed `$this`: a bool to return, or null.
+    fn call(this: &Self::Class, arguments: Self::Arguments) -> Result<Option<bool>, PhpException>;
+}
+
+/// Makes [`method`] the handler of `M`.
+pub fn replace_method<M: HotMethod>() {
+    replace_handler::<M::Class>(M::NAME, method::<M>);
+}
+
+/// Runs `M` as ext-php-rs' handlers do: the argument count checked against
+/// `0..=MAX`, the arguments converted, then `$this` found and the method
+/// run; what it returns is left in `return_value`.
+///
+/// # Safety
+///
+/// Called by the engine only, as the handler of `M`, with the frame and
+/// return value of that call.
+unsafe extern "C" fn method<M: HotMethod>(execute_data: *mut zend_execute_data, return_value: *mut zval) {
+    let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        // SAFETY: the engine's live frame and return value of this call.
+        let (Some(frame), Some(returned)) = (unsafe { execute_data.cast::<ExecuteData>().as_mut() }, unsafe {
+            return_value.cast::<Zval>().as_mut()
+        }) else {
+            return;
+        };
+        let converted = match Arguments::of(frame, 0, M::MAX).map(|arguments| M::arguments(&arguments)) {
+            Some(Ok(converted)) => converted,
+            Some(Err(Some(exception))) => return exception.throw(),
+            // Thrown already.
+            Some(Err(None)) | None => return,
+        };
+        let Some(this) = constructed::<M::Class>(frame) else {
+            return super::unconstructed::throw_not_constructed(frame);
+        };
+        let result = M::call(this, converted);
+        // A fatal error on the way: the engine reads nothing of this call.
+        if bailout_held() {
+            return;
+        }
+        match result {
+            Ok(Some(value)) => returned.set_bool(value),
+            Ok(None) => returned.set_null(),
+            Err(exception) => exception.throw(),
+        }
+    }));
+    if let Err(payload) = ran {
+        let message = panic_text(payload.as_ref()).unwrap_or_else(|| "non-string panic payload".to_owned());
+        panic_error(&message).throw();
+    }
+    if take_bailout() {
+        // SAFETY: every Rust frame of this call has returned; this one
+        // holds nothing to drop. The jump goes to the engine's `zend_try`.
+        unsafe { bailout() }
     }
 }
 
-impl FastConstruct for Configuration {
-    const REQUIRED: u32 = 4;
-    const MAX: u32 = 6;
-    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
-        Self::__construct(
-            arguments.required::<Float>(0, "timeWindow")?,
-            arguments.required::<ArrayArg<'_>>(1, "openingRules")?,
-            arguments.required::<Float>(2, "openDuration")?,
-            arguments.required::<PolicyArg<'_>>(3, "halfOpenPolicy")?,
-            arguments.optional::<Float>(4, "maxOpenDuration")?,
-            arguments.optional::<Int>(5, "maxConcurrentCalls")?,
-        )
-        .map_err(Some)
-    }
-}
-
-impl FastConstruct for SharedMemoryStorage {
-    const REQUIRED: u32 = 0;
-    const MAX: u32 = 1;
-    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
-        Self::__construct(arguments.defaulted::<Text>(0, "prefix", || Text(Vec::new()))?).map_err(Some)
-    }
-}
-
-impl FastConstruct for CircuitBreaker {
-    const REQUIRED: u32 = 3;
-    const MAX: u32 = 5;
-    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
-        Self::__construct(
-            arguments.required::<Text>(0, "service")?,
-            arguments.required::<ConfigurationArg<'_>>(1, "configuration")?,
-            arguments.required::<StorageArg<'_>>(2, "storage")?,
-            arguments.optional::<ListenerArg<'_>>(3, "eventListener")?,
-            arguments.optional::<ClockArg<'_>>(4, "clock")?,
-        )
-        .map_err(Some)
-    }
+/// The Rust value behind `$this`, once constructed.
+fn constructed<T: RegisteredClass>(frame: &mut ExecuteData) -> Option<&T> {
+    let this = ZendClassObject::<T>::from_zend_obj_mut(frame.get_self()?)?;
+    this.obj.as_ref()
 }

@@ -18,35 +18,13 @@ use ext_php_rs::ffi::{zend_array, zend_object, zval};
 use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ZendObjectHandlers;
 
-use super::breaker::CircuitBreaker;
-use super::clock::Clock;
-use super::configuration::{Configuration, RampPolicy};
-use super::control::CircuitControl;
-use super::events::{CircuitOpened, OpeningCause, StorageFailed};
-use super::execution::ProtectingBreaker;
-use super::execution::{Attempt, CallExecutor, CallGate, CallbackOutcomeClassifier};
-use super::status::CircuitStatus;
-use super::storage::InMemoryStorage;
-
-/// `zend_get_gc_buffer` (Zend/zend_gc.h): the per-request buffer a `get_gc`
-/// handler fills; bindgen does not export it.
-#[repr(C)]
-struct GcBufferRaw {
-    cur: *mut zval,
-    end: *mut zval,
-    start: *mut zval,
-}
-
-unsafe extern "C" {
-    fn zend_get_gc_buffer_create() -> *mut GcBufferRaw;
-    fn zend_get_gc_buffer_grow(buffer: *mut GcBufferRaw);
-}
+use super::ffi::{GcBuffer as RawGcBuffer, zend_get_gc_buffer_create, zend_get_gc_buffer_grow};
 
 /// `IS_TYPE_REFCOUNTED << Z_TYPE_FLAGS_SHIFT` (Zend/zend_types.h).
 const TYPE_REFCOUNTED: u32 = 1 << 8;
 
 /// The values an object reports, gathered into the engine's buffer.
-pub struct GcBuffer(*mut GcBufferRaw);
+pub struct GcBuffer(*mut RawGcBuffer);
 
 impl GcBuffer {
     /// `zend_get_gc_buffer_add_zval`: only counted values matter to the
@@ -126,138 +104,11 @@ unsafe extern "C" fn get_gc<T: HoldsPhpValues>(
 /// Points the class's `get_gc` at ours. Runs at module startup, before any
 /// object of the class exists; running it again (a restart in the same
 /// process) writes the same pointer.
-fn install<T: HoldsPhpValues>() {
+pub fn install<T: HoldsPhpValues>() {
     let handlers: *mut ZendObjectHandlers = std::ptr::from_ref(T::get_metadata().handlers()).cast_mut();
     // SAFETY: the handlers live in a static `OnceCell` (an `UnsafeCell`, so
     // writable memory) initialised just above; only the engine reads them,
     // through the raw pointer each object carries, and no object exists yet
     // during module startup, so nothing reads this field while it is written.
     unsafe { (*handlers).get_gc = Some(get_gc::<T>) };
-}
-
-/// Installs the handler on every class whose objects hold PHP values.
-pub fn install_handlers() {
-    install::<CircuitBreaker>();
-    install::<Configuration>();
-    install::<RampPolicy>();
-    install::<InMemoryStorage>();
-    install::<CircuitControl>();
-    install::<CallExecutor>();
-    install::<CallGate>();
-    install::<Attempt>();
-    install::<CallbackOutcomeClassifier>();
-    install::<OpeningCause>();
-    install::<CircuitOpened>();
-    install::<StorageFailed>();
-    install::<CircuitStatus>();
-}
-
-pub fn report_clock(clock: &Clock, buffer: &mut GcBuffer) {
-    match clock {
-        Clock::System => {}
-        Clock::Mock(object) | Clock::Userland(object) => buffer.add(object),
-    }
-}
-
-impl HoldsPhpValues for CircuitBreaker {
-    fn report(&self, buffer: &mut GcBuffer) {
-        buffer.add(&self.configuration);
-        buffer.add(&self.storage);
-        buffer.add_all(&self.listener);
-        if let Some(userland) = &self.userland {
-            buffer.add(&userland.backend.object);
-            userland.backend.thrown.for_each(|thrown| buffer.add(thrown));
-        }
-        report_clock(&self.clock, buffer);
-    }
-}
-
-impl HoldsPhpValues for Configuration {
-    fn report(&self, buffer: &mut GcBuffer) {
-        buffer.add_all(&self.rules);
-        buffer.add(&self.policy);
-    }
-}
-
-impl HoldsPhpValues for RampPolicy {
-    fn report(&self, buffer: &mut GcBuffer) {
-        // A userland curve is held once, by the policy made with it; the
-        // configurations sharing it hold the policy's object.
-        if let Some(curve) = super::configuration::userland_curve_object(&self.policy) {
-            buffer.add(curve);
-        }
-    }
-}
-
-impl HoldsPhpValues for InMemoryStorage {
-    fn report(&self, buffer: &mut GcBuffer) {
-        report_clock(&self.clock, buffer);
-    }
-}
-
-impl HoldsPhpValues for CircuitControl {
-    fn report(&self, buffer: &mut GcBuffer) {
-        buffer.add(&self.storage);
-        buffer.add_all(&self.listener);
-        buffer.add_all(&self.clock);
-    }
-}
-
-impl HoldsPhpValues for CallExecutor {
-    fn report(&self, buffer: &mut GcBuffer) {
-        self.protection.report(buffer);
-    }
-}
-
-impl HoldsPhpValues for CallGate {
-    fn report(&self, buffer: &mut GcBuffer) {
-        self.protection.report(buffer);
-    }
-}
-
-impl HoldsPhpValues for Attempt {
-    fn report(&self, buffer: &mut GcBuffer) {
-        self.protection.report(buffer);
-    }
-}
-
-impl super::execution::Protection {
-    fn report(&self, buffer: &mut GcBuffer) {
-        match &self.breaker {
-            ProtectingBreaker::Native(breaker) | ProtectingBreaker::Userland(breaker) => buffer.add(breaker),
-        }
-        buffer.add_all(&self.classifier);
-    }
-}
-
-impl HoldsPhpValues for CallbackOutcomeClassifier {
-    fn report(&self, buffer: &mut GcBuffer) {
-        buffer.add(&self.on_exception);
-        buffer.add_all(&self.on_result);
-    }
-}
-
-impl HoldsPhpValues for OpeningCause {
-    fn report(&self, buffer: &mut GcBuffer) {
-        buffer.add(&self.opening_rule);
-    }
-}
-
-impl HoldsPhpValues for CircuitOpened {
-    fn report(&self, buffer: &mut GcBuffer) {
-        buffer.add(&self.opening_cause);
-    }
-}
-
-impl HoldsPhpValues for StorageFailed {
-    fn report(&self, buffer: &mut GcBuffer) {
-        buffer.add(&self.exception);
-    }
-}
-
-/// Its dates may be a user's subclass, given to its constructor.
-impl HoldsPhpValues for CircuitStatus {
-    fn report(&self, buffer: &mut GcBuffer) {
-        self.report_values(buffer);
-    }
 }

@@ -6,15 +6,15 @@ use std::rc::Rc;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
-use super::args::{Float, Text};
-use super::callback::finish;
-use super::classes::storage_interface;
 use super::client_objects::{Refusal, memcached_client};
-use super::configuration::describe;
-use super::error::invalid_configuration;
 use super::redis::checked_timeout;
-use super::reentry::refuse_reconstruction;
 use crate::core::error::ConfigError;
+use crate::php::engine::args::describe;
+use crate::php::engine::args::{Float, Text};
+use crate::php::engine::callback::finish;
+use crate::php::engine::classes::storage_interface;
+use crate::php::engine::reentry::refuse_reconstruction;
+use crate::php::error::invalid_configuration;
 use crate::storage::StorageError;
 use crate::storage::memcached::{MemcachedStorage as Memcached, memcached_storage};
 

@@ -4,18 +4,22 @@
 //! the storage classes over it.
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicPtr, Ordering};
 
 use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
-use super::args::Text;
-use super::classes::storage_interface;
-use super::engine::startup_warning;
-use super::reentry::refuse_reconstruction;
-use super::status::list_circuits;
+use std::sync::atomic::Ordering;
+
+use crate::php::engine::args::Text;
+use crate::php::engine::args::object_arg;
+use crate::php::engine::classes::storage_interface;
+use crate::php::engine::handlers::{Arguments, FastConstruct, Refused};
+use crate::php::engine::module_global::ModuleGlobal;
+use crate::php::engine::reentry::refuse_reconstruction;
+use crate::php::engine::startup_warning;
+use crate::php::status::list_circuits;
 use crate::storage::available::Available;
 use crate::storage::shm::{
     DEFAULT_MAX_SHARE, Segment, SharedMemoryStorage as ShmStorage, idle_records, parse_size, record_size,
@@ -34,7 +38,7 @@ static INI_ENTRIES: IniEntryDefs<4> = IniEntryDefs::new([
 ]);
 
 /// The segment of this process, or null when none could be made.
-static SEGMENT: AtomicPtr<Segment> = AtomicPtr::new(std::ptr::null_mut());
+static SEGMENT: ModuleGlobal<Segment> = ModuleGlobal::new();
 /// Why there is no segment, for the errors of the storages.
 static SEGMENT_ERROR: Mutex<String> = Mutex::new(String::new());
 
@@ -110,8 +114,7 @@ pub fn startup(module_number: i32) {
     };
     match result {
         Ok(segment) => {
-            let previous = SEGMENT.swap(Box::into_raw(Box::new(segment)), Ordering::AcqRel);
-            drop_segment(previous);
+            SEGMENT.set(segment);
         }
         Err(error) => {
             startup_warning(&format!(
@@ -139,22 +142,11 @@ pub fn request_startup() {
 
 /// Unmaps the segment at module shutdown.
 pub fn shutdown() {
-    drop_segment(SEGMENT.swap(std::ptr::null_mut(), Ordering::AcqRel));
-}
-
-fn drop_segment(segment: *mut Segment) {
-    if !segment.is_null() {
-        // SAFETY: the pointer came from `Box::into_raw` in `startup` and was
-        // swapped out of SEGMENT, so nothing else will free it; no storage
-        // outlives module shutdown.
-        drop(unsafe { Box::from_raw(segment) });
-    }
+    SEGMENT.clear();
 }
 
 pub fn segment() -> Result<&'static Segment, String> {
-    // SAFETY: a non-null pointer is a live segment until module shutdown,
-    // after which no PHP code runs.
-    unsafe { SEGMENT.load(Ordering::Acquire).as_ref() }.ok_or_else(|| {
+    SEGMENT.get().ok_or_else(|| {
         let error = SEGMENT_ERROR.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         format!("no shared memory segment: {error}")
     })
@@ -215,7 +207,7 @@ pub fn shared_storage(prefix: Text) -> SharedStorage {
         Ok(segment) => SharedStorage::ready(ShmStorage::new(
             segment,
             prefix.0,
-            Box::new(super::clock::system_now_ms),
+            Box::new(crate::php::clock::system_now_ms),
         )),
         Err(error) => SharedStorage::unavailable(error),
     }
@@ -247,7 +239,7 @@ impl SharedMemoryStorage {
     /// Window counts are left out (null).
     #[php(defaults(prefix = String::new()))]
     pub fn list_circuits(&self, prefix: Text) -> Result<Vec<Zval>, PhpException> {
-        list_circuits(self.storage.as_storage(), &prefix.0, super::clock::system_now_ms())
+        list_circuits(self.storage.as_storage(), &prefix.0, crate::php::clock::system_now_ms())
     }
 
     /// The segment of this PHP master, as `apcu_sma_info()` tells APCu's:
@@ -272,7 +264,7 @@ fn statistics() -> Vec<(&'static str, Zval)> {
     let header = segment.header();
     let used = header.records_in_use.load(Ordering::Relaxed);
     let capacity = segment.capacity() as u64;
-    let now = super::clock::system_now_ms().max(0) as u64;
+    let now = crate::php::clock::system_now_ms().max(0) as u64;
     let count = |counter: &std::sync::atomic::AtomicU64| value(counter.load(Ordering::Relaxed) as i64);
     vec![
         ("available", value(true)),
@@ -310,3 +302,22 @@ impl ApcuStorage {
         })
     }
 }
+
+impl FastConstruct for SharedMemoryStorage {
+    const REQUIRED: u32 = 0;
+    const MAX: u32 = 1;
+    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
+        Self::__construct(arguments.defaulted::<Text>(0, "prefix", || Text(Vec::new()))?).map_err(Some)
+    }
+}
+
+object_arg!(
+    /// The host segment of a `FleetStorage`: a `SharedMemoryStorage` (or
+    /// its `ApcuStorage` alias).
+    SharedMemoryArg,
+    "Zeusi\\CircuitBreaker\\Storage\\SharedMemoryStorage",
+    |object| {
+        use ext_php_rs::class::RegisteredClass;
+        object.instance_of(SharedMemoryStorage::get_metadata().ce())
+    }
+);

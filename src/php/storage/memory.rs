@@ -2,16 +2,18 @@
 
 use std::rc::Rc;
 
-use super::args::{ClockArg, Text};
+use crate::php::engine::args::Text;
+use crate::php::params::ClockArg;
 use ext_php_rs::prelude::*;
 
 use ext_php_rs::types::Zval;
 
-use super::classes::storage_interface;
-use super::clock::Clock;
-use super::error::logic_exception;
-use super::reentry::{AtWork, refuse_reconstruction};
-use super::status::list_circuits;
+use crate::php::clock::{Clock, report_clock};
+use crate::php::engine::classes::storage_interface;
+use crate::php::engine::gc::{GcBuffer, HoldsPhpValues};
+use crate::php::engine::reentry::{AtWork, refuse_reconstruction};
+use crate::php::error::logic_exception;
+use crate::php::status::list_circuits;
 use crate::storage::memory::InMemoryStorage as MemoryStorage;
 
 #[php_class]
@@ -51,5 +53,11 @@ impl InMemoryStorage {
             ));
         }
         list_circuits(&*self.storage, &prefix.0, self.clock.now_ms())
+    }
+}
+
+impl HoldsPhpValues for InMemoryStorage {
+    fn report(&self, buffer: &mut GcBuffer) {
+        report_clock(&self.clock, buffer);
     }
 }

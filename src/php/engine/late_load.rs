@@ -14,12 +14,9 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use super::ffi::zend_map_ptr_extend;
 use ext_php_rs::ffi::{ZEND_INTERNAL_FUNCTION, ext_php_rs_compiler_globals, zend_class_entry, zend_function};
 use ext_php_rs::types::ZendHashTable;
-
-unsafe extern "C" {
-    fn zend_map_ptr_extend(last: usize);
-}
 
 /// How many map_ptr slots our classes and functions need: one past the last
 /// of them. Zero until computed by the first request start of this module
@@ -81,14 +78,14 @@ fn slots_needed() -> usize {
 }
 
 /// At each request start: when our slots lie past the engine's current
-/// table, takes them back, cleared.
-pub fn request_startup() {
+/// table, takes them back, cleared. `quiet`: loaded late on purpose, no
+/// notice.
+pub fn request_startup(quiet: bool) {
     // `php_dl()` with `start_now`, as php-fpm loads a pool's extension,
     // calls this right after module startup, outside any request: the
     // executor is not active then, as it is in every request.
     // A named segment is shared whenever the module starts: no notice.
-    // SAFETY: reading a flag of this thread's executor globals.
-    if !unsafe { (*ext_php_rs::ffi::ext_php_rs_executor_globals()).active } && !super::shared_memory::is_named() {
+    if !super::globals::executor_active() && !quiet {
         note_loaded_late();
     }
     let needed = match SLOTS_NEEDED.load(Ordering::Relaxed) {
@@ -119,7 +116,7 @@ pub fn shutdown() {
 fn note_loaded_late() {
     static NOTED: std::sync::Once = std::sync::Once::new();
     NOTED.call_once(|| {
-        super::engine::log_notice(
+        super::log_notice(
             "circuit_breaker: loaded after PHP started (php_admin_value[extension] in a PHP-FPM pool?): \
             this worker has its own shared memory segment, so circuits are not shared with other workers; \
             load the extension in php.ini to share them",

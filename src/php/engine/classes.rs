@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use ext_php_rs::args::Arg;
 use ext_php_rs::builders::{ClassBuilder, ClassProperty, FunctionBuilder};
 use ext_php_rs::flags::{ClassFlags, ConstantFlags, DataType, MethodFlags, PropertyFlags};
-use ext_php_rs::types::Zval;
+use ext_php_rs::types::{ZendObject, Zval};
 use ext_php_rs::zend::{ClassEntry, ExecuteData, ExecutorGlobals};
 
 use crate::storage::StorageErrorKind;
@@ -262,14 +262,30 @@ fn invalid_argument_exception() -> &'static ClassEntry {
     spl_class("spl_ce_InvalidArgumentException")
 }
 
+/// The class of `object`.
+pub fn class_of(object: &ZendObject) -> Option<&ClassEntry> {
+    // SAFETY: a live object's class entry outlives it.
+    unsafe { object.ce.as_ref() }
+}
+
 /// Runs `f` with the engine's scope set to `class`, so that it can reach the
 /// protected properties of our exceptions, as their own methods would.
 pub fn in_scope_of<T>(class: &ClassSlot, f: impl FnOnce() -> T) -> T {
-    let previous = ExecutorGlobals::get().fake_scope;
-    ExecutorGlobals::get_mut().fake_scope = std::ptr::from_ref(class.get()).cast_mut();
-    let result = f();
-    ExecutorGlobals::get_mut().fake_scope = previous;
-    result
+    in_scope_of_class(class.get(), f)
+}
+
+/// Runs `f` with the engine's scope set to `class`; the scope is put back
+/// when `f` returns or unwinds.
+pub fn in_scope_of_class<T>(class: &ClassEntry, f: impl FnOnce() -> T) -> T {
+    struct Restore(*mut ext_php_rs::ffi::zend_class_entry);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            ExecutorGlobals::get_mut().fake_scope = self.0;
+        }
+    }
+    let _restore = Restore(ExecutorGlobals::get().fake_scope);
+    ExecutorGlobals::get_mut().fake_scope = std::ptr::from_ref(class).cast_mut();
+    f()
 }
 
 /// Reads a property of `$this` into the return value: the getters of

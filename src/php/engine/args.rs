@@ -13,46 +13,16 @@
 use std::ffi::{CStr, c_char};
 
 use ext_php_rs::convert::FromZval;
-use ext_php_rs::ffi::{zend_execute_data, zend_internal_arg_info, zend_long, zend_string, zend_type, zval};
+use ext_php_rs::ffi::{zend_execute_data, zend_internal_arg_info, zend_long, zend_string, zval};
 use ext_php_rs::flags::DataType;
-use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, ZendStr, Zval};
+use ext_php_rs::types::{ZendHashTable, ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::{ClassEntry, ExecutorGlobals};
 
-use super::classes::{
-    CIRCUIT_BREAKER_INTERFACE, EVENT_LISTENER_INTERFACE, OUTCOME_CLASSIFIER_INTERFACE, STORAGE_EXCEPTION,
-    clock_interface, half_open_policy_interface, opening_rule_interface, ramp_curve_interface, storage_interface,
+use super::ffi::{
+    get_active_function_or_method_name, zend_argument_error, zend_argument_type_error, zend_is_callable_ex,
+    zend_parse_arg_double_slow, zend_parse_arg_long_slow, zend_parse_arg_str_slow, zend_type_to_string,
+    zend_wrong_callback_error, zend_wrong_callback_or_null_error, zend_zval_type_name,
 };
-use super::configuration::Configuration;
-use super::enums::{RejectionReason, State};
-use super::events::OpeningCause;
-
-// The engine's argument parsing, exported by every PHP 8.1+ binary. The
-// `_slow` variants are what `Z_PARAM_LONG` & co. call for a value that is
-// not already of the declared type: they honour the caller's
-// `strict_types` (`ZEND_ARG_USES_STRICT_TYPES()`) and, in coercive mode,
-// coerce as PHP does, with its deprecations ("Implicit conversion from
-// float", "Passing null to parameter"). `ZEND_FASTCALL` is empty on 64-bit
-// targets, so these are plain C functions.
-unsafe extern "C" {
-    fn zend_parse_arg_long_slow(arg: *mut zval, dest: *mut zend_long, arg_num: u32) -> bool;
-    fn zend_parse_arg_double_slow(arg: *mut zval, dest: *mut f64, arg_num: u32) -> bool;
-    fn zend_parse_arg_str_slow(arg: *mut zval, dest: *mut *mut zend_string, arg_num: u32) -> bool;
-    fn zend_argument_type_error(arg_num: u32, format: *const c_char, ...);
-    fn zend_argument_error(error_ce: *mut ext_php_rs::ffi::zend_class_entry, arg_num: u32, format: *const c_char, ...);
-    fn zend_zval_type_name(arg: *const zval) -> *const c_char;
-    fn zend_type_to_string(ty: zend_type) -> *mut zend_string;
-    fn zend_is_callable_ex(
-        callable: *mut zval,
-        object: *mut ext_php_rs::ffi::zend_object,
-        check_flags: u32,
-        callable_name: *mut *mut zend_string,
-        cache: *mut std::ffi::c_void,
-        error: *mut *mut c_char,
-    ) -> bool;
-    fn zend_wrong_callback_error(arg_num: u32, error: *mut c_char);
-    fn zend_wrong_callback_or_null_error(arg_num: u32, error: *mut c_char);
-    fn get_active_function_or_method_name() -> *mut zend_string;
-}
 
 /// `ZEND_FETCH_CLASS_NO_AUTOLOAD`: an interface that is not loaded cannot be
 /// implemented by the object at hand, so it is never worth autoloading.
@@ -72,17 +42,7 @@ struct Argument {
 
 /// The internal function that is running, with its call frame.
 fn running_internal_function() -> Option<(&'static zend_execute_data, &'static ext_php_rs::ffi::zend_function)> {
-    // SAFETY: the executor's current frame is valid while PHP code or an
-    // internal function runs; a null pointer (no frame) reads as None.
-    // Read without `ExecutorGlobals::get()`, whose lock costs more than
-    // the rest of this, made for every argument.
-    // SAFETY: as above; the executor globals live as long as the
-    // process, and nothing writes them while our function runs.
-    let frame = unsafe {
-        (*ext_php_rs::ffi::ext_php_rs_executor_globals())
-            .current_execute_data
-            .as_ref()
-    }?;
+    let frame = super::globals::current_frame()?;
     // SAFETY: a running frame has its function set.
     let function = unsafe { frame.func.as_ref() }?;
     // SAFETY: every member of the `zend_function` union starts with
@@ -161,10 +121,9 @@ impl Argument {
         if ExecutorGlobals::has_exception() {
             return;
         }
-        if let Some(class) = super::engine::unconstructed::unconstructed_class(value) {
-            let message =
-                std::ffi::CString::new(super::engine::unconstructed::not_constructed(&class).replace('\0', ""))
-                    .unwrap_or_default();
+        if let Some(class) = super::unconstructed::unconstructed_class(value) {
+            let message = std::ffi::CString::new(super::unconstructed::not_constructed(&class).replace('\0', ""))
+                .unwrap_or_default();
             // SAFETY: PHP's `Error` class, and a NUL-terminated message passed through "%s".
             unsafe {
                 zend_argument_error(
@@ -243,7 +202,7 @@ pub fn value_error(parameter: &str, must: &str) -> ext_php_rs::exception::PhpExc
         }
         _ => format!("${parameter} must be {must}"),
     };
-    super::error::value_error(message)
+    super::throwable::value_error(message)
 }
 
 /// `Class::method` (or `function`) of the running function, as the
@@ -262,7 +221,7 @@ fn running_function_name() -> Option<String> {
 
 /// A value of another type than the one declared: PHP's `TypeError`, unless
 /// it is the null of a nullable parameter (taken by `Option<T>`).
-fn reject(value: &Zval) {
+pub fn reject(value: &Zval) {
     if let Some(argument) = Argument::of(value)
         && !(value.is_null() && argument.nullable())
     {
@@ -420,22 +379,20 @@ pub fn instance_of_named(object: &ZendObject, name: &str) -> bool {
     class.is_some_and(|class| object.instance_of(class))
 }
 
-pub const PSR_CLOCK_INTERFACE: &str = "Psr\\Clock\\ClockInterface";
-
 /// An object argument typed with a class or interface, kept as the zval so
 /// that it can be held or called later. `$accepts` says which objects fit.
 macro_rules! object_arg {
     ($(#[$doc:meta])* $name:ident, $class:literal, |$object:ident| $accepts:expr) => {
         $(#[$doc])*
-        pub struct $name<'a>(pub &'a Zval);
+        pub struct $name<'a>(pub &'a ::ext_php_rs::types::Zval);
 
-        impl<'a> FromZval<'a> for $name<'a> {
-            const TYPE: DataType = DataType::object($class);
-            fn from_zval(zval: &'a Zval) -> Option<Self> {
+        impl<'a> ::ext_php_rs::convert::FromZval<'a> for $name<'a> {
+            const TYPE: ::ext_php_rs::flags::DataType = ::ext_php_rs::flags::DataType::object($class);
+            fn from_zval(zval: &'a ::ext_php_rs::types::Zval) -> Option<Self> {
                 match zval.object() {
                     Some($object) if $accepts => Some(Self(zval)),
                     _ => {
-                        reject(zval);
+                        $crate::php::engine::args::reject(zval);
                         None
                     }
                 }
@@ -446,64 +403,9 @@ macro_rules! object_arg {
         object_arg!($(#[$doc])* $name, $class, |object| object.instance_of($class_entry));
     };
 }
+pub(crate) use object_arg;
 
-object_arg!(
-    /// A storage: ours, or one written in PHP (a `KeyValueStoreInterface`,
-    /// which extends `StorageInterface`; or, as before that interface, a
-    /// `StorageInterface` with its three primitives, which the breaker
-    /// checks).
-    StorageArg,
-    "Zeusi\\CircuitBreaker\\Storage\\StorageInterface",
-    storage_interface()
-);
-object_arg!(
-    ListenerArg,
-    "Zeusi\\CircuitBreaker\\Event\\EventListenerInterface",
-    EVENT_LISTENER_INTERFACE.get()
-);
-object_arg!(
-    /// Our `ClockInterface`, or a PSR-20 `Psr\Clock\ClockInterface` when
-    /// that interface is loaded: both have `now(): DateTimeImmutable`.
-    ClockArg,
-    "Zeusi\\CircuitBreaker\\Clock\\ClockInterface",
-    |object| object.instance_of(clock_interface()) || instance_of_named(object, PSR_CLOCK_INTERFACE)
-);
-object_arg!(
-    CurveArg,
-    "Zeusi\\CircuitBreaker\\HalfOpen\\RampCurveInterface",
-    ramp_curve_interface()
-);
-object_arg!(
-    PolicyArg,
-    "Zeusi\\CircuitBreaker\\HalfOpen\\HalfOpenPolicyInterface",
-    half_open_policy_interface()
-);
-object_arg!(
-    BreakerArg,
-    "Zeusi\\CircuitBreaker\\CircuitBreakerInterface",
-    CIRCUIT_BREAKER_INTERFACE.get()
-);
-object_arg!(
-    ClassifierArg,
-    "Zeusi\\CircuitBreaker\\Execution\\OutcomeClassifierInterface",
-    OUTCOME_CLASSIFIER_INTERFACE.get()
-);
 object_arg!(ThrowableArg, "Throwable", ext_php_rs::zend::ce::throwable());
-object_arg!(
-    OpeningRuleArg,
-    "Zeusi\\CircuitBreaker\\Opening\\OpeningRuleInterface",
-    opening_rule_interface()
-);
-object_arg!(
-    StorageExceptionArg,
-    "Zeusi\\CircuitBreaker\\Exception\\StorageException",
-    STORAGE_EXCEPTION.get()
-);
-object_arg!(
-    OpeningCauseArg,
-    "Zeusi\\CircuitBreaker\\Opening\\OpeningCause",
-    |object| ZendClassObject::<OpeningCause>::from_zend_obj(object).is_some()
-);
 
 object_arg!(
     /// A `DateTimeImmutable`.
@@ -511,58 +413,6 @@ object_arg!(
     "DateTimeImmutable",
     |object| instance_of_named(object, "DateTimeImmutable")
 );
-
-/// A case of `State`.
-pub struct StateArg(pub State);
-
-impl<'a> FromZval<'a> for StateArg {
-    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\State");
-    fn from_zval(zval: &'a Zval) -> Option<Self> {
-        match zval.object().and(State::from_zval(zval)) {
-            Some(state) => Some(Self(state)),
-            None => {
-                reject(zval);
-                None
-            }
-        }
-    }
-}
-
-/// A case of `RejectionReason`.
-pub struct RejectionReasonArg(pub RejectionReason);
-
-impl<'a> FromZval<'a> for RejectionReasonArg {
-    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\RejectionReason");
-    fn from_zval(zval: &'a Zval) -> Option<Self> {
-        match zval.object().and(RejectionReason::from_zval(zval)) {
-            Some(reason) => Some(Self(reason)),
-            None => {
-                reject(zval);
-                None
-            }
-        }
-    }
-}
-
-/// A `Configuration`, with the PHP object kept for its rule objects.
-pub struct ConfigurationArg<'a>(pub &'a Zval, pub &'a Configuration);
-
-impl<'a> FromZval<'a> for ConfigurationArg<'a> {
-    const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\Configuration");
-    fn from_zval(zval: &'a Zval) -> Option<Self> {
-        let configuration = zval
-            .object()
-            .and_then(ZendClassObject::<Configuration>::from_zend_obj)
-            .and_then(|configuration| configuration.obj.as_ref());
-        match configuration {
-            Some(configuration) => Some(Self(zval, configuration)),
-            None => {
-                reject(zval);
-                None
-            }
-        }
-    }
-}
 
 /// A `callable`, kept to be called later.
 pub struct CallableArg<'a>(pub &'a Zval);
@@ -611,13 +461,40 @@ fn reject_callable(value: &Zval) {
         }
     }
 }
-object_arg!(
-    /// The host segment of a `FleetStorage`: a `SharedMemoryStorage` (or
-    /// its `ApcuStorage` alias).
-    SharedMemoryArg,
-    "Zeusi\\CircuitBreaker\\Storage\\SharedMemoryStorage",
-    |object| {
-        use ext_php_rs::class::RegisteredClass;
-        object.instance_of(super::shared_memory::SharedMemoryStorage::get_metadata().ce())
+
+/// A float as an error message shows it: huge values in exponent form,
+/// not their hundreds of digits.
+pub fn shown_float(value: f64) -> String {
+    if value.is_finite() && value.abs() >= 1e15 {
+        format!("{value:e}")
+    } else {
+        crate::core::duration::format_float(value)
     }
-);
+}
+
+/// A value as an error message shows it.
+pub fn describe(value: &Zval) -> String {
+    if let Some(object) = value.object() {
+        // An anonymous class's name goes on after a NUL with where it was
+        // declared: PHP's own messages stop at the NUL, and so does this.
+        let mut name = object.get_class_name().unwrap_or_else(|_| "object".into());
+        name.truncate(name.find('\0').unwrap_or(name.len()));
+        return name;
+    }
+    if let Some(double) = value.double() {
+        return shown_float(double);
+    }
+    if let Some(long) = value.long() {
+        return long.to_string();
+    }
+    if let Some(string) = value.str() {
+        return format!("'{string}'");
+    }
+    if value.is_null() {
+        "null".into()
+    } else if value.is_array() {
+        "array".into()
+    } else {
+        "a value".into()
+    }
+}

@@ -6,17 +6,19 @@ use std::rc::Rc;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 
-use super::args::{Float, SharedMemoryArg, StorageArg, Text};
-use super::classes::storage_interface;
-use super::clock::system_now_ms;
-use super::configuration::describe;
-use super::error::invalid_configuration;
 use super::memcached::MemcachedStorage;
 use super::redis::RedisStorage;
-use super::reentry::refuse_reconstruction;
+use super::shared_memory::SharedMemoryArg;
 use super::shared_memory::{ApcuStorage, SharedMemoryStorage, SharedStorage, segment};
 use crate::core::duration::checked_millis;
 use crate::core::error::ConfigError;
+use crate::php::clock::system_now_ms;
+use crate::php::engine::args::describe;
+use crate::php::engine::args::{Float, Text};
+use crate::php::engine::classes::storage_interface;
+use crate::php::engine::reentry::refuse_reconstruction;
+use crate::php::error::invalid_configuration;
+use crate::php::params::StorageArg;
 use crate::storage::CircuitStore;
 use crate::storage::available::Available;
 use crate::storage::fleet::{FleetStorage as Fleet, MAX_SYNC_INTERVAL_MS, MIN_SYNC_INTERVAL_MS};
@@ -108,6 +110,6 @@ impl FleetStorage {
     /// left out (null).
     #[php(defaults(prefix = String::new()))]
     pub fn list_circuits(&self, prefix: Text) -> Result<Vec<Zval>, PhpException> {
-        super::status::list_circuits(self.storage.as_storage(), &prefix.0, system_now_ms())
+        crate::php::status::list_circuits(self.storage.as_storage(), &prefix.0, system_now_ms())
     }
 }
