@@ -4,8 +4,6 @@
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
-use super::engine::args::{Float, ServiceName, Text};
-use super::params::{ClockArg, ListenerArg, StorageArg};
 use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
@@ -13,7 +11,7 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 use super::bulkhead::{HeldByFiber, Scope, counts, gate_of, scoped};
 use super::clock::{Clock, report_clock, system_now_ms};
 use super::configuration::{Configuration, ConfigurationArg, take_curve_exception, userland_curve_object};
-use super::engine::args::describe;
+use super::engine::args::{Float, ServiceName, Text, describe};
 use super::engine::callback::{contain_panic, ending, finish};
 use super::engine::classes::{circuit_breaker_interface, manual_control_interface};
 use super::engine::gc::{GcBuffer, HoldsPhpValues};
@@ -23,6 +21,7 @@ use super::engine::typed::Bytes;
 use super::enums::{RejectionReason, State};
 use super::error::{internal_error, invalid_configuration, logic_exception, rethrow, storage_error, storage_exception};
 use super::events::{PhpEvent, deliver};
+use super::params::{ClockArg, ListenerArg, StorageArg};
 use super::status::CircuitStatus;
 use super::storage::fleet::FleetStorage;
 use super::storage::memcached::MemcachedStorage;

@@ -4,18 +4,16 @@
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 
-use super::engine::args::Float;
-use super::engine::args::shown_float;
+use super::engine::args::{Float, shown_float};
 use super::engine::callback::{call_function, call_method, finish, overrides};
 use super::engine::classes::clock_interface;
 use super::engine::gc::GcBuffer;
 use super::engine::reentry::refuse_reconstruction;
+use super::engine::time::clock_time as system_time;
 use super::engine::typed::DateTime;
 use super::error::invalid_configuration;
 use crate::core::duration::{Millis, format_float};
 use crate::core::error::ConfigError;
-
-use super::engine::time::clock_time as system_time;
 
 /// The precise wall clock, for what a user reads: `SystemClock::now()` and
 /// the default time of a `MockClock`.

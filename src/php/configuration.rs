@@ -2,28 +2,26 @@
 
 use std::rc::Rc;
 
-use super::engine::args::{ArrayArg, Float, Int};
-use super::engine::reentry::{PerFiber, refuse_reconstruction};
-use super::params::{CurveArg, PolicyArg};
-use ext_php_rs::convert::IntoZval;
+use ext_php_rs::convert::{FromZval, IntoZval};
+use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, ZendObject, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
-use super::engine::args::{describe, reject};
+use super::engine::args::{ArrayArg, Float, Int, describe, reject};
 use super::engine::callback::{CallError, call_method, overrides};
 use super::engine::classes::{half_open_policy_interface, opening_rule_interface, ramp_curve_interface};
 use super::engine::gc::{GcBuffer, HoldsPhpValues};
 use super::engine::handlers::{Arguments, FastConstruct, Refused};
 use super::engine::readonly::{ReadOnlyProperties, Type, read_only};
+use super::engine::reentry::{PerFiber, refuse_reconstruction};
 use super::error::{invalid_configuration, unexpected_value};
+use super::params::{CurveArg, PolicyArg};
 use crate::core::config::Config;
 use crate::core::duration::format_float;
 use crate::core::error::ConfigError;
 use crate::core::half_open::{ExponentialCurve, HalfOpenPolicy, PowerCurve, RampCurve};
 use crate::core::rules::OpeningRule;
-use ext_php_rs::convert::FromZval;
-use ext_php_rs::flags::DataType;
 
 type Checked<T> = Result<T, PhpException>;
 

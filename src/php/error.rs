@@ -11,10 +11,6 @@ use ext_php_rs::exception::PhpException;
 use ext_php_rs::types::Zval;
 
 use super::engine::classes::{CALL_NOT_PERMITTED, INVALID_CONFIGURATION, STORAGE_EXCEPTION, in_scope_of};
-pub use super::engine::throwable::{
-    add_previous, exception, exception_of, logic_exception, new_exception, rethrow, type_error, unexpected_value,
-    value_error,
-};
 use super::engine::throwable::{exception_with_code, set_previous, throwable};
 use super::enums::{RejectionReason, State};
 use super::storage::client_objects::Refusal;
@@ -23,6 +19,11 @@ use crate::core::duration::{Millis, format_float};
 use crate::core::error::ConfigError;
 use crate::core::throttle::percent_of_ppm;
 use crate::storage::StorageError;
+
+pub use super::engine::throwable::{
+    add_previous, exception, exception_of, logic_exception, new_exception, rethrow, type_error, unexpected_value,
+    value_error,
+};
 
 /// A value outside its limits: an `InvalidConfigurationException` whose
 /// message names the parameter, the value and the limits.

@@ -5,8 +5,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
-use super::engine::args::object_arg;
-use super::engine::args::{Float, Int, ServiceName, value_error};
+use super::engine::args::{Float, Int, ServiceName, object_arg, value_error};
 use super::engine::callback::{CallError, call_method};
 use super::engine::classes::event_interface;
 use super::engine::gc::{GcBuffer, HoldsPhpValues};

@@ -2,25 +2,24 @@
 //! `Attempt` for asynchronous ones, and the classifiers of outcomes.
 
 use std::cell::{Cell, RefCell};
-
-use crate::storage::bulkhead::held::Permit;
 use std::time::Instant;
 
-use super::engine::args::{CallableArg, Float, ThrowableArg, type_name};
-use super::params::{BreakerArg, ClassifierArg};
 use ext_php_rs::convert::{FromZval, IntoZval};
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ExecutorGlobals;
 
 use super::breaker::{CircuitBreaker, duration_ms, native_breaker};
+use super::engine::args::{CallableArg, Float, ThrowableArg, type_name};
 use super::engine::callback::{CallError, call_callable, call_method, ending, finish, overrides};
 use super::engine::classes::outcome_classifier_interface;
 use super::engine::gc::{GcBuffer, HoldsPhpValues};
 use super::engine::reentry::refuse_reconstruction;
 use super::enums::{Outcome, State};
 use super::error::{add_previous, call_not_permitted, exception, rethrow, type_error};
+use super::params::{BreakerArg, ClassifierArg};
 use crate::breaker::Permission;
+use crate::storage::bulkhead::held::Permit;
 
 /// The methods of `CircuitBreakerInterface`: a subclass of `CircuitBreaker`
 /// that overrides any of them is called through PHP, so its overrides run.

@@ -16,8 +16,7 @@ use super::enums::State;
 use super::params::StateArg;
 use crate::core::config::Config;
 use crate::core::counts::{Outcome, WindowCounts};
-use crate::core::duration::Millis;
-use crate::core::duration::format_float;
+use crate::core::duration::{Millis, format_float};
 use crate::core::machine::{Status, status_without_config};
 use crate::storage::{CallCounters, ListedCircuitCounters, Storage};
 

@@ -33,6 +33,22 @@ const FETCH_CLASS_NO_AUTOLOAD: u32 = 0x80;
 pub(crate) const CALL_FRAME_SLOT: usize =
     std::mem::size_of::<zend_execute_data>().div_ceil(std::mem::size_of::<zval>());
 
+/// The arguments of the internal function running in `frame`.
+///
+/// # Safety
+///
+/// `frame` is the live frame of an internal function call.
+#[inline]
+pub unsafe fn arguments<'a>(frame: *mut ext_php_rs::ffi::zend_execute_data) -> &'a [ext_php_rs::types::Zval] {
+    // SAFETY: the caller's frame; `u2.num_args` is the member set for a
+    // call, and the arguments of an internal function lie one after another
+    // from `ZEND_CALL_FRAME_SLOT`, alive for the call.
+    unsafe {
+        let passed = (*frame).This.u2.num_args as usize;
+        std::slice::from_raw_parts(frame.cast::<ext_php_rs::types::Zval>().add(CALL_FRAME_SLOT), passed)
+    }
+}
+
 /// An argument of the internal function that is running: its number (from
 /// 1) and its declared type.
 struct Argument {

@@ -20,11 +20,12 @@ use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::ffi::{zend_is_graceful_exit, zend_is_unwind_exit};
 use ext_php_rs::convert::IntoZvalDyn;
 use ext_php_rs::types::{ZendCallable, ZendObject, Zval};
 use ext_php_rs::zend::{CatchError, ExecutorGlobals, bailout, try_catch};
 use thiserror::Error;
+
+use super::ffi::{zend_is_graceful_exit, zend_is_unwind_exit};
 
 thread_local! {
     /// A bailout caught around a call into PHP, not re-raised yet.

@@ -30,7 +30,7 @@ use ext_php_rs::ffi::{zend_execute_data, zend_function, zend_object, zval};
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{CatchError, ClassEntry, ExecutorGlobals, bailout, try_catch};
 
-use super::arguments;
+use super::args::arguments;
 use super::transfer::{self, Admission, Ticket};
 use crate::core::duration::Millis;
 use crate::http::target::FastMap;

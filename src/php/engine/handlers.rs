@@ -61,7 +61,7 @@ impl<'a> Arguments<'a> {
             return None;
         }
         // SAFETY: the live frame of this internal function's call.
-        let values = unsafe { super::arguments(std::ptr::from_ref(frame).cast_mut().cast()) };
+        let values = unsafe { super::args::arguments(std::ptr::from_ref(frame).cast_mut().cast()) };
         Some(Self { values })
     }
 

@@ -14,9 +14,10 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::ffi::zend_map_ptr_extend;
 use ext_php_rs::ffi::{ZEND_INTERNAL_FUNCTION, ext_php_rs_compiler_globals, zend_class_entry, zend_function};
 use ext_php_rs::types::ZendHashTable;
+
+use super::ffi::zend_map_ptr_extend;
 
 /// How many map_ptr slots our classes and functions need: one past the last
 /// of them. Zero until computed by the first request start of this module

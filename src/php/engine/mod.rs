@@ -49,22 +49,3 @@ pub mod unconstructed;
 
 pub use error_log::{Severity, error_log, log_notice, startup_warning};
 pub use globals::current_fiber;
-
-/// The arguments of the internal function running in `frame`.
-///
-/// # Safety
-///
-/// `frame` is the live frame of an internal function call.
-#[inline]
-pub unsafe fn arguments<'a>(frame: *mut ext_php_rs::ffi::zend_execute_data) -> &'a [ext_php_rs::types::Zval] {
-    // SAFETY: the caller's frame; `u2.num_args` is the member set for a
-    // call, and the arguments of an internal function lie one after another
-    // from `ZEND_CALL_FRAME_SLOT`, alive for the call.
-    unsafe {
-        let passed = (*frame).This.u2.num_args as usize;
-        std::slice::from_raw_parts(
-            frame.cast::<ext_php_rs::types::Zval>().add(args::CALL_FRAME_SLOT),
-            passed,
-        )
-    }
-}

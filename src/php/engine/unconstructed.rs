@@ -9,7 +9,6 @@
 //! for themselves); the property reads of each class are checked the same way.
 
 use std::ffi::{c_int, c_void};
-use std::sync::atomic::{AtomicPtr, Ordering};
 
 use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::exception::PhpException;
@@ -18,6 +17,7 @@ use ext_php_rs::types::{ZendClassObject, ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::{ExecuteData, ZendObjectHandlers};
 
 use super::ffi::zend_std_read_property;
+use super::module_global::ModuleGlobal;
 use crate::http::target::FastMap;
 
 type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
@@ -43,13 +43,11 @@ pub struct Guards {
 
 /// Set once per module startup, before any object exists, and left as it
 /// is until module shutdown; read by every guarded call (one load).
-static GUARDS: AtomicPtr<Guards> = AtomicPtr::new(std::ptr::null_mut());
+static GUARDS: ModuleGlobal<Guards> = ModuleGlobal::new();
 
 /// What is guarded, once installed.
 fn guards() -> Option<&'static Guards> {
-    // SAFETY: set from a leaked `Box` by `install` and freed only by
-    // `shutdown`, when no request runs; never written in between.
-    unsafe { GUARDS.load(Ordering::Acquire).as_ref() }
+    GUARDS.get()
 }
 
 fn constructed<T: RegisteredClass>(object: &ZendObject) -> bool {
@@ -231,16 +229,11 @@ pub fn install(guard: impl FnOnce(&mut Guards)) {
     }
     let mut new = Guards::default();
     guard(&mut new);
-    GUARDS.store(Box::into_raw(Box::new(new)), Ordering::Release);
+    GUARDS.set(new);
 }
 
 /// At module shutdown: a restart registers the classes, their functions
 /// and handlers anew.
 pub fn shutdown() {
-    let guards = GUARDS.swap(std::ptr::null_mut(), Ordering::AcqRel);
-    if !guards.is_null() {
-        // SAFETY: the `Box` `install` leaked; no request runs at module
-        // shutdown, so nothing reads it any more.
-        drop(unsafe { Box::from_raw(guards) });
-    }
+    GUARDS.clear();
 }

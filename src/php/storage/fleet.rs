@@ -8,13 +8,11 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 
 use super::memcached::MemcachedStorage;
 use super::redis::RedisStorage;
-use super::shared_memory::SharedMemoryArg;
-use super::shared_memory::{ApcuStorage, SharedMemoryStorage, SharedStorage, segment};
+use super::shared_memory::{ApcuStorage, SharedMemoryArg, SharedMemoryStorage, SharedStorage, segment};
 use crate::core::duration::checked_millis;
 use crate::core::error::ConfigError;
 use crate::php::clock::system_now_ms;
-use crate::php::engine::args::describe;
-use crate::php::engine::args::{Float, Text};
+use crate::php::engine::args::{Float, Text, describe};
 use crate::php::engine::classes::storage_interface;
 use crate::php::engine::reentry::refuse_reconstruction;
 use crate::php::error::invalid_configuration;

@@ -2,17 +2,16 @@
 
 use std::rc::Rc;
 
-use crate::php::engine::args::Text;
-use crate::php::params::ClockArg;
 use ext_php_rs::prelude::*;
-
 use ext_php_rs::types::Zval;
 
 use crate::php::clock::{Clock, report_clock};
+use crate::php::engine::args::Text;
 use crate::php::engine::classes::storage_interface;
 use crate::php::engine::gc::{GcBuffer, HoldsPhpValues};
 use crate::php::engine::reentry::{AtWork, refuse_reconstruction};
 use crate::php::error::logic_exception;
+use crate::php::params::ClockArg;
 use crate::php::status::list_circuits;
 use crate::storage::memory::InMemoryStorage as MemoryStorage;
 

@@ -4,16 +4,14 @@
 //! the storage classes over it.
 
 use std::sync::Mutex;
+use std::sync::atomic::Ordering;
 
 use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
-use std::sync::atomic::Ordering;
-
-use crate::php::engine::args::Text;
-use crate::php::engine::args::object_arg;
+use crate::php::engine::args::{Text, object_arg};
 use crate::php::engine::classes::storage_interface;
 use crate::php::engine::handlers::{Arguments, FastConstruct, Refused};
 use crate::php::engine::module_global::ModuleGlobal;
