@@ -1,5 +1,6 @@
-//! Parameter types that PHP sees exactly as documented (an interface, a
-//! class, `callable`, `int`, `float`, `string`), each taking the value it is
+//! Parameter types that PHP sees exactly as documented (`int`, `float`,
+//! `string`, `array`, `callable`, and through `object_arg!` a class or an
+//! interface), each taking the value it is
 //! given as PHP takes it for a parameter of an internal function: scalars
 //! coerced by the engine's own rules unless the caller declared
 //! `strict_types`, and a `TypeError` worded by the engine otherwise

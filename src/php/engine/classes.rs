@@ -162,7 +162,7 @@ pub fn register_interfaces() -> ext_php_rs::error::Result<()> {
         .registration(|ce, _| STORAGE_INTERFACE.set(ce))
         .register()?;
     // A storage written in PHP: the three primitives the core composes
-    // (userland_storage.rs), declared so that PHP checks their signatures.
+    // (php/storage/userland.rs), declared so that PHP checks their signatures.
     // It extends StorageInterface, so that it fits every parameter typed
     // with a storage.
     interface(
