@@ -7,6 +7,7 @@
 pub mod breaker;
 pub mod core;
 pub mod http;
+pub mod metrics;
 pub mod storage;
 
 #[cfg(feature = "php")]
