@@ -376,7 +376,7 @@ impl Breaker<'_> {
                 memo.set(known);
             }
             if let Some(transition) = transition_after_outcome(state, &tally, now, self.config) {
-                self.store(transition, now, emit)?;
+                self.transition_emitting(transition, now, emit)?;
             }
             return Ok(());
         }
@@ -425,7 +425,7 @@ impl Breaker<'_> {
         for _ in 0..MAX_RACES {
             let stored = self.circuit.load_state()?;
             let transition = commanded_transition(stored, command, now);
-            if self.put(&transition, now)? {
+            if self.compare_and_set(&transition, now)? {
                 // This process may remember the circuit open: forget it.
                 self.circuit.remember_open_until(None);
                 emit(match command {
@@ -479,7 +479,7 @@ impl Breaker<'_> {
             to: clamped,
             cause: None,
         };
-        if !self.put(&clamp, now)? {
+        if !self.compare_and_set(&clamp, now)? {
             let stored = self.circuit.load_state()?;
             return self.settle_due(clamped_to_clock(stored, now, self.config).unwrap_or(stored), now, emit);
         }
@@ -499,7 +499,7 @@ impl Breaker<'_> {
             let Some(transition) = due_transition(stored, now, self.config) else {
                 return Ok(stored);
             };
-            if self.store(transition, now, emit)? {
+            if self.transition_emitting(transition, now, emit)? {
                 return Ok(transition.to);
             }
             stored = self.circuit.load_state()?;
@@ -507,10 +507,10 @@ impl Breaker<'_> {
         Ok(effective_state(stored, now, self.config))
     }
 
-    /// Compare-and-set of a transition: the process that wins emits its event.
     /// Compare-and-set of a transition, keeping the new state as long as
-    /// it must live; tells whether this process won.
-    fn put(&self, transition: &Transition, now: Millis) -> Result<bool, StorageError> {
+    /// it must live; tells whether this process won. No event: see
+    /// [`Self::transition_emitting`].
+    fn compare_and_set(&self, transition: &Transition, now: Millis) -> Result<bool, StorageError> {
         self.circuit.compare_and_set_state(
             transition.from,
             transition.to,
@@ -520,8 +520,13 @@ impl Breaker<'_> {
 
     /// Stores a transition made by time or by outcomes: the process that
     /// wins emits its event.
-    fn store(&self, transition: Transition, now: Millis, emit: &mut dyn FnMut(Event)) -> Result<bool, StorageError> {
-        let won = self.put(&transition, now)?;
+    fn transition_emitting(
+        &self,
+        transition: Transition,
+        now: Millis,
+        emit: &mut dyn FnMut(Event),
+    ) -> Result<bool, StorageError> {
+        let won = self.compare_and_set(&transition, now)?;
         let Transition { from, to, cause } = transition;
         if won {
             match (to.phase, cause) {

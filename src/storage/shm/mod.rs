@@ -70,6 +70,11 @@ pub const CLAIM_RETRY_MS: u64 = 1_000;
 /// The default of `circuit_breaker.shm_max_share`.
 pub const DEFAULT_MAX_SHARE: f64 = 0.5;
 
+/// How many times a lookup starts again when a record it found was reused
+/// for another service meanwhile: each reuse needs a whole claim by another
+/// process, so three in a row mean the segment churns, and the call fails.
+const LOOKUPS_RACING_REUSE: usize = 3;
+
 /// A segment size as PHP writes sizes (`32M`, `512K`, `1G`, or bytes), or
 /// with a `B` after the unit (`32MB`, `32mb`); spaces around are ignored.
 pub fn parse_size(value: &str) -> Option<usize> {
@@ -226,7 +231,7 @@ impl SharedMemoryStorage {
             }
             // A reuse racing this call makes `touch` fail; the next lookup
             // sees the reused record as another service's and looks further.
-            for _ in 0..3 {
+            for _ in 0..LOOKUPS_RACING_REUSE {
                 let remembered = identity
                     .index
                     .map(|index| (index, self.segment.record(index)))
@@ -288,6 +293,7 @@ impl SharedMemoryStorage {
             ))
         })
     }
+
     /// Sets the time to live of a record, when a transition stores a new
     /// state (a closed one may be kept less long than an open one).
     fn keep_for(record: &Record, ttl_ms: Millis) {
