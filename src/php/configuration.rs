@@ -12,7 +12,7 @@ use super::engine::args::{ArrayArg, Float, Int, describe, reject};
 use super::engine::callback::{CallError, call_method, overrides};
 use super::engine::classes::{half_open_policy_interface, opening_rule_interface, ramp_curve_interface};
 use super::engine::gc::{GcBuffer, HoldsPhpValues};
-use super::engine::handlers::{Arguments, FastConstruct, Refused};
+use super::engine::handlers::{Arguments, FastConstruct, HotStatic, Refused, replace_static};
 use super::engine::readonly::{ReadOnlyProperties, Type, read_only};
 use super::engine::reentry::{PerFiber, refuse_reconstruction};
 use super::error::{invalid_configuration, unexpected_value};
@@ -607,5 +607,32 @@ impl<'a> FromZval<'a> for ConfigurationArg<'a> {
                 None
             }
         }
+    }
+}
+
+/// `RampPolicy::createExponential()`, run by the engine's handler of named
+/// constructors: a request that builds its configuration calls it as often
+/// as `new`.
+struct CreateExponential;
+
+impl HotStatic for CreateExponential {
+    type Class = RampPolicy;
+    const NAME: &'static str = "createexponential";
+    const REQUIRED: u32 = 2;
+    const MAX: u32 = 2;
+    type Made = RampPolicy;
+    fn call(arguments: &Arguments<'_>) -> Result<RampPolicy, Refused> {
+        RampPolicy::create_exponential(
+            arguments.required::<Float>(0, "duration")?,
+            arguments.required::<Float>(1, "initialRatio")?,
+        )
+        .map_err(Some)
+    }
+}
+
+impl RampPolicy {
+    /// Puts the handlers of its named constructors in place.
+    pub fn replace_hot_methods() {
+        replace_static::<CreateExponential>();
     }
 }

@@ -38,8 +38,8 @@ use storage::shared_memory;
 ///   ([`engine::readonly::ReadOnlyProperties`]);
 /// - `new`: its `__construct` runs through our handler
 ///   ([`engine::handlers::FastConstruct`]);
-/// - `hot`: some of its methods run through our handlers (its
-///   `replace_hot_methods()`).
+/// - `hot`: some of its methods (or named constructors) run through our
+///   handlers (its `replace_hot_methods()`).
 macro_rules! feature {
     (module_startup, gc, $class:ty) => {
         engine::gc::install::<$class>()
@@ -96,7 +96,7 @@ classes! {
     configuration::AdaptiveThrottlingRule: read_only;
     configuration::ExponentialRampCurve;
     configuration::PowerRampCurve;
-    configuration::RampPolicy: gc;
+    configuration::RampPolicy: gc, hot;
     configuration::PermittedCallsPolicy: read_only;
     configuration::Configuration: gc, read_only, new;
     clock::SystemClock;

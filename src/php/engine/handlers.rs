@@ -28,7 +28,7 @@
 use std::panic::AssertUnwindSafe;
 
 use ext_php_rs::class::RegisteredClass;
-use ext_php_rs::convert::FromZval;
+use ext_php_rs::convert::{FromZval, IntoZval};
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{zend_execute_data, zend_function, zval};
 use ext_php_rs::types::{ZendClassObject, Zval};
@@ -229,6 +229,96 @@ pub fn replace_method<M: HotMethod>() {
 /// Called by the engine only, as the handler of `M`, with the frame and
 /// return value of that call.
 unsafe extern "C" fn method<M: HotMethod>(execute_data: *mut zend_execute_data, return_value: *mut zval) {
+    // SAFETY: the engine's frame and return value of this call.
+    unsafe {
+        contained(execute_data, return_value, |frame, returned| {
+            let converted = match Arguments::of(frame, 0, M::MAX).map(|arguments| M::arguments(&arguments)) {
+                Some(Ok(converted)) => converted,
+                Some(Err(Some(exception))) => return exception.throw(),
+                // Thrown already.
+                Some(Err(None)) | None => return,
+            };
+            let Some(this) = constructed::<M::Class>(frame) else {
+                return super::unconstructed::throw_not_constructed(frame);
+            };
+            let result = M::call(this, converted);
+            // A fatal error on the way: the engine reads nothing of this call.
+            if bailout_held() {
+                return;
+            }
+            match result {
+                Ok(Some(value)) => returned.set_bool(value),
+                Ok(None) => returned.set_null(),
+                Err(exception) => exception.throw(),
+            }
+        });
+    }
+}
+
+/// A static method of `Class` that makes an object of `Made` from its
+/// arguments, run by [`static_method`]: a named constructor a request calls
+/// as often as `new` (`RampPolicy::createExponential()`).
+pub trait HotStatic {
+    type Class: RegisteredClass;
+    /// Its name, lowercase.
+    const NAME: &'static str;
+    /// How many arguments it requires, and takes at most.
+    const REQUIRED: u32;
+    const MAX: u32;
+    type Made: RegisteredClass + IntoZval;
+    fn call(arguments: &Arguments<'_>) -> Result<Self::Made, Refused>;
+}
+
+/// Makes [`static_method`] the handler of `M`.
+pub fn replace_static<M: HotStatic>() {
+    replace_handler::<M::Class>(M::NAME, static_method::<M>);
+}
+
+/// Runs `M` as ext-php-rs' handlers do: the argument count checked, the
+/// object made, or what refused it thrown.
+///
+/// # Safety
+///
+/// Called by the engine only, as the handler of `M`, with the frame and
+/// return value of that call.
+unsafe extern "C" fn static_method<M: HotStatic>(execute_data: *mut zend_execute_data, return_value: *mut zval) {
+    // SAFETY: the engine's frame and return value of this call.
+    unsafe {
+        contained(execute_data, return_value, |frame, returned| {
+            let Some(arguments) = Arguments::of(frame, M::REQUIRED, M::MAX) else {
+                return;
+            };
+            let made = M::call(&arguments);
+            if bailout_held() {
+                return;
+            }
+            match made {
+                Ok(made) => {
+                    if let Err(error) = made.set_zval(returned, false) {
+                        exception(error.to_string()).throw();
+                    }
+                }
+                Err(Some(exception)) => exception.throw(),
+                Err(None) => {}
+            }
+        });
+    }
+}
+
+/// Runs `run` on the frame and return value of a call without ext-php-rs'
+/// `zend_try`: a panic becomes the `Error` ext-php-rs throws for one, and a
+/// fatal error caught on the way (`callback::guarded`) is raised again once
+/// `run`'s frames have returned.
+///
+/// # Safety
+///
+/// `execute_data` and `return_value` are those the engine gives the handler
+/// of an internal function.
+unsafe fn contained(
+    execute_data: *mut zend_execute_data,
+    return_value: *mut zval,
+    run: impl FnOnce(&mut ExecuteData, &mut Zval),
+) {
     let ran = std::panic::catch_unwind(AssertUnwindSafe(|| {
         // SAFETY: the engine's live frame and return value of this call.
         let (Some(frame), Some(returned)) = (unsafe { execute_data.cast::<ExecuteData>().as_mut() }, unsafe {
@@ -236,25 +326,7 @@ unsafe extern "C" fn method<M: HotMethod>(execute_data: *mut zend_execute_data, 
         }) else {
             return;
         };
-        let converted = match Arguments::of(frame, 0, M::MAX).map(|arguments| M::arguments(&arguments)) {
-            Some(Ok(converted)) => converted,
-            Some(Err(Some(exception))) => return exception.throw(),
-            // Thrown already.
-            Some(Err(None)) | None => return,
-        };
-        let Some(this) = constructed::<M::Class>(frame) else {
-            return super::unconstructed::throw_not_constructed(frame);
-        };
-        let result = M::call(this, converted);
-        // A fatal error on the way: the engine reads nothing of this call.
-        if bailout_held() {
-            return;
-        }
-        match result {
-            Ok(Some(value)) => returned.set_bool(value),
-            Ok(None) => returned.set_null(),
-            Err(exception) => exception.throw(),
-        }
+        run(frame, returned);
     }));
     if let Err(payload) = ran {
         let message = panic_text(payload.as_ref()).unwrap_or_else(|| "non-string panic payload".to_owned());

@@ -3,6 +3,8 @@
 //! `circuit_breaker.shm_name`, attached by every process of the user) and
 //! the storage classes over it.
 
+use std::cell::RefCell;
+use std::rc::Rc;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering;
 
@@ -140,6 +142,7 @@ pub fn request_startup() {
 
 /// Unmaps the segment at module shutdown.
 pub fn shutdown() {
+    INTERNED.with(|interned| interned.borrow_mut().clear());
     SEGMENT.clear();
 }
 
@@ -200,15 +203,39 @@ fn segment_name_row(segment: &Segment) -> String {
 /// there is none (every call then fails, and the breaker fails open).
 pub type SharedStorage = Available<ShmStorage>;
 
+///
+/// The storages of one prefix are one in a process (up to
+/// [`INTERNED_PREFIXES`] prefixes): a storage made in every request then
+/// finds the circuits its breakers knew, where the last request left them.
 pub fn shared_storage(prefix: Text) -> SharedStorage {
-    match segment() {
-        Ok(segment) => SharedStorage::ready(ShmStorage::new(
+    let segment = match segment() {
+        Ok(segment) => segment,
+        Err(error) => return SharedStorage::unavailable(error),
+    };
+    INTERNED.with(|interned| {
+        let mut interned = interned.borrow_mut();
+        if let Some((_, storage)) = interned.iter().find(|(interned, _)| *interned == prefix.0) {
+            return SharedStorage::Ready(Rc::clone(storage));
+        }
+        let storage = Rc::new(ShmStorage::new(
             segment,
-            prefix.0,
+            prefix.0.clone(),
             Box::new(crate::php::clock::system_now_ms),
-        )),
-        Err(error) => SharedStorage::unavailable(error),
-    }
+        ));
+        if interned.len() < INTERNED_PREFIXES {
+            interned.push((prefix.0, Rc::clone(&storage)));
+        }
+        SharedStorage::Ready(storage)
+    })
+}
+
+/// How many prefixes a process keeps one storage of.
+const INTERNED_PREFIXES: usize = 64;
+
+thread_local! {
+    /// The storage of each prefix, made once per module start: its segment
+    /// goes at module shutdown.
+    static INTERNED: RefCell<Vec<(Vec<u8>, Rc<ShmStorage>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Circuits shared by every process of one PHP master: the workers of a

@@ -48,6 +48,7 @@ use crate::core::counts::{Outcome, SlotCounts, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
 use crate::core::window::WindowGeometry;
+use crate::http::target::FastMap;
 
 /// How stale `last_used` may get before a process refreshes it: records are
 /// reused only after far longer, so a fresher stamp buys nothing and would
@@ -104,6 +105,8 @@ pub struct SharedMemoryStorage {
     /// every request) costs no hashing.
     owner: std::cell::OnceCell<u64>,
     clock: ExpiryClock,
+    /// The circuits its breakers were made over, by name.
+    circuits: RefCell<FastMap<Vec<u8>, Rc<KnownCircuit>>>,
 }
 
 impl SharedMemoryStorage {
@@ -120,6 +123,7 @@ impl SharedMemoryStorage {
             kind,
             owner: std::cell::OnceCell::new(),
             clock,
+            circuits: RefCell::default(),
         }
     }
 
@@ -751,11 +755,14 @@ fn sum_past_buckets(ring: &[[AtomicU64; SLOTS]], generation: u64, now_bucket: i6
 }
 
 impl Storage for SharedMemoryStorage {
+    /// The circuits of one name share, in this process, what they learn of
+    /// their record ([`CircuitMemo`]): a breaker made in every request then
+    /// finds its record where the last one left it, as a reused one does.
     fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn Circuit> {
+        let known = self.known_circuit(service);
         Box::new(ShmCircuit {
             storage: self,
-            service: service.to_vec(),
-            memo: CircuitMemo::default(),
+            known,
             now: Cell::new(None),
         })
     }
@@ -838,34 +845,62 @@ impl CircuitStore for SharedMemoryStorage {
 /// neither hashes nor compares the name.
 pub struct ShmCircuit {
     storage: Rc<SharedMemoryStorage>,
-    service: Vec<u8>,
-    memo: CircuitMemo,
+    known: Rc<KnownCircuit>,
     /// The instant of the call, when the breaker read it from the system
     /// clock, the storage's own.
     now: Cell<Option<Millis>>,
 }
 
+/// A name's circuit in this process: the name, and what its breakers
+/// learned of its record.
+struct KnownCircuit {
+    service: Vec<u8>,
+    memo: CircuitMemo,
+}
+
+/// How many names a storage keeps a [`KnownCircuit`] of: past it, it
+/// starts afresh (a breaker holds its own until it goes).
+const KNOWN_CIRCUITS: usize = 4_096;
+
+impl SharedMemoryStorage {
+    fn known_circuit(&self, service: &[u8]) -> Rc<KnownCircuit> {
+        let mut circuits = self.circuits.borrow_mut();
+        if let Some(known) = circuits.get(service) {
+            return Rc::clone(known);
+        }
+        if circuits.len() >= KNOWN_CIRCUITS {
+            circuits.clear();
+        }
+        let known = Rc::new(KnownCircuit {
+            service: service.to_vec(),
+            memo: CircuitMemo::default(),
+        });
+        circuits.insert(service.to_vec(), Rc::clone(&known));
+        known
+    }
+}
+
 impl ShmCircuit {
     #[inline]
     fn bound(&self) -> BoundCircuit<'_> {
-        self.storage.within_call(&self.memo, self.now.get())
+        self.storage.within_call(&self.known.memo, self.now.get())
     }
 }
 
 impl Circuit for ShmCircuit {
     fn service(&self) -> &[u8] {
-        &self.service
+        &self.known.service
     }
 
     #[inline]
     fn begin_call(&self, now: Option<Millis>) {
-        self.memo.begin_call();
+        self.known.memo.begin_call();
         self.now.set(now);
     }
 
     #[inline]
     fn load_state(&self) -> Result<CircuitState, StorageError> {
-        self.bound().load_state(&self.service)
+        self.bound().load_state(&self.known.service)
     }
 
     fn compare_and_set_state(
@@ -874,16 +909,17 @@ impl Circuit for ShmCircuit {
         new: CircuitState,
         ttl_ms: Millis,
     ) -> Result<bool, StorageError> {
-        self.bound().compare_and_set_state(&self.service, expected, new, ttl_ms)
+        self.bound()
+            .compare_and_set_state(&self.known.service, expected, new, ttl_ms)
     }
 
     #[inline]
     fn record_outcome(&self, record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
-        self.bound().record_outcome(&self.service, record)
+        self.bound().record_outcome(&self.known.service, record)
     }
 
     fn admit_half_open(&self, state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
-        self.bound().admit_half_open(&self.service, state, ttl_ms)
+        self.bound().admit_half_open(&self.known.service, state, ttl_ms)
     }
 
     fn read_window(
@@ -894,16 +930,16 @@ impl Circuit for ShmCircuit {
         now: Millis,
     ) -> Result<Vec<u64>, StorageError> {
         self.bound()
-            .read_window(&self.service, generation, window, slot_count, now)
+            .read_window(&self.known.service, generation, window, slot_count, now)
     }
 
     #[inline]
     fn count_permission(&self, permitted: bool, config: &Config) {
-        self.bound().count_permission(&self.service, permitted, config);
+        self.bound().count_permission(&self.known.service, permitted, config);
     }
 
     fn counters(&self) -> Result<Option<CallCounters>, StorageError> {
-        self.bound().counters(&self.service)
+        self.bound().counters(&self.known.service)
     }
 
     fn take_notices(&self, _notice: &mut dyn FnMut(Notice)) {}

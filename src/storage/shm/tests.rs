@@ -491,3 +491,31 @@ fn a_tiers_records_are_out_of_reach_of_the_same_prefix_and_counted_apart() {
     assert_ne!(tier.owner(), circuits.owner());
     assert_eq!(tier.load_state(b"Lpayments").unwrap(), opened);
 }
+
+#[test]
+fn circuits_of_one_name_share_what_they_learn_and_many_names_start_afresh() {
+    let clock = Rc::new(Cell::new(T0));
+    let storage = storage(segment(size_of_records(64)), &clock);
+    register_success(&storage, b"svc", &clock);
+    let first = Rc::clone(&storage).circuit(b"svc");
+    let place = storage.known_circuit(b"svc").memo.place();
+    assert!(place.is_some(), "the first circuit found its record");
+    // A second breaker of the name (a request later) starts from there.
+    let second = Rc::clone(&storage).circuit(b"svc");
+    assert_eq!(second.service(), b"svc");
+    assert!(Rc::ptr_eq(
+        &storage.known_circuit(b"svc"),
+        &storage.known_circuit(b"svc")
+    ));
+    // Past the bound, the storage forgets the names it knew; breakers keep
+    // theirs and go on counting.
+    for n in 0..KNOWN_CIRCUITS + 1 {
+        storage.known_circuit(format!("other {n}").as_bytes());
+    }
+    assert!(storage.circuits.borrow().len() <= KNOWN_CIRCUITS);
+    register_success(&storage, b"svc", &clock);
+    second.begin_call(None);
+    assert_eq!(second.load_state().unwrap().phase, Phase::Closed);
+    first.begin_call(None);
+    assert_eq!(first.counters().unwrap().unwrap().successes, 2);
+}
