@@ -1,3 +1,6 @@
+//! The core's one error: a configuration value outside its limits, named
+//! with the parameter and the limits it must keep.
+
 use thiserror::Error;
 
 /// A configuration value outside its limits. The message names the parameter,

@@ -1,3 +1,6 @@
+//! The enums PHP sees (`State`, `Outcome`, `RejectionReason`), each a
+//! backed enum mapped to and from the core's own.
+
 use ext_php_rs::prelude::*;
 
 use crate::core::counts::Outcome as CoreOutcome;
