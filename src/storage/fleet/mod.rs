@@ -43,6 +43,7 @@ use super::{
 use crate::core::config::Config;
 use crate::core::counts::{SlotCounts, Tally};
 use crate::core::duration::Millis;
+use crate::core::fleet::{Reconciled, forgot, reconcile};
 use crate::core::machine::{CircuitState, Phase};
 use crate::core::window::WindowGeometry;
 
@@ -460,17 +461,10 @@ impl FleetStorage {
         }
     }
 
-    /// The state to follow when the fleet store answers `fleet`. A store
-    /// that forgot the circuit (restarted empty, flushed, evicted) answers
-    /// an older generation than the host last followed: a host holding
-    /// something then (open, half-open, forced, typically decided alone
-    /// while the store was down) writes it back, by compare-and-set so that
-    /// one host does, rather than every host taking the forgotten circuit's
-    /// closed state, which no one decided, and calling a service it has just
-    /// seen fail. A store that merely answered again (a partition of this
-    /// host) has not gone back: its state is followed, and a host that was
-    /// cut off does not impose what it decided alone on the fleet. `None`:
-    /// the store failed meanwhile, the host is degraded again.
+    /// The state to follow when the fleet store answers `fleet`, as
+    /// `core::fleet::reconcile` decides it; a state restored is written by
+    /// compare-and-set, so that one host does. `None`: the store failed
+    /// meanwhile, the host is degraded again.
     fn restore_if_forgotten(
         &self,
         service: &[u8],
@@ -478,17 +472,15 @@ impl FleetStorage {
         fleet: CircuitState,
         now: Millis,
     ) -> Result<Option<CircuitState>, StorageError> {
-        let known = control.get(Word::FleetGeneration);
-        if fleet.generation >= known {
+        let followed = control.get(Word::FleetGeneration);
+        // Nearly every sync finds the store where the host left it: the
+        // host's own state is read only for one that went back.
+        if !forgot(fleet, followed) {
             return Ok(Some(fleet));
         }
         let local = self.host.load_state(&Self::local(service))?;
-        if local.phase == Phase::Closed && !local.forced {
+        let Reconciled::Restore(restored) = reconcile(local, fleet, followed) else {
             return Ok(Some(fleet));
-        }
-        let restored = CircuitState {
-            generation: known + 1,
-            ..local
         };
         let written = self
             .fleet
