@@ -4,6 +4,7 @@ pub mod config;
 pub mod counts;
 pub mod duration;
 pub mod error;
+pub mod fleet;
 pub mod half_open;
 pub mod machine;
 pub mod rules;

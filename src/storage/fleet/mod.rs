@@ -16,29 +16,29 @@
 //! A sync sends the host's absolute window of the current generation (not
 //! deltas): sending it again is idempotent, so a sync whose answer is lost
 //! neither loses nor counts anything twice, with no script.
+//!
+//! This file is the storage; the `F` record's words are read and written
+//! in `control.rs`, the sync and the degraded mode live in `sync.rs`.
 
 pub mod blob;
+mod control;
 #[cfg(any(test, feature = "testing"))]
 pub mod memory_store;
+mod sync;
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
-use std::collections::hash_map::RandomState;
-use std::hash::BuildHasher;
 use std::rc::Rc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::sync::atomic::AtomicU64;
 
-use blob::HostCounts;
+use control::Control;
 
 use super::memory::ExpiryClock;
-use super::net::backoff::{Backoff, backoff};
 use super::shm::{
     BoundCircuit, CircuitMemo, GENERATION_MASK, RecordKind, SLOTS, SharedMemoryStorage, TierWord as Word,
 };
 use super::{
-    CallCounters, CircuitStore, HostWindow, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, Storage,
-    StorageError,
+    CallCounters, CircuitStore, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, Storage, StorageError,
 };
 use crate::core::config::Config;
 use crate::core::counts::{SlotCounts, Tally};
@@ -65,18 +65,6 @@ const TOUCH_EVERY_MS: Millis = 1_000;
 pub const MIN_SYNC_INTERVAL_MS: Millis = 10;
 pub const MAX_SYNC_INTERVAL_MS: Millis = 60_000;
 
-/// The backoff of a host whose fleet store failed: the first retry after
-/// a second, then doubling up to eight (the wait before the `streak`-th
-/// attempt in a row is `backoff(RETRY, streak)`).
-const RETRY: Backoff = Backoff {
-    first: Duration::from_secs(1),
-    max: Duration::from_secs(8),
-};
-
-/// How long the host keeps a state it follows: the fleet store keeps it,
-/// the host record only has to outlive the calls (it is reused only idle).
-const FOLLOWED_STATE_TTL_MS: Millis = 2 * 86_400_000;
-
 /// How many hosts' windows a host reads at a sync from a store that keeps
 /// the list of hosts apart (Memcached), itself included: the hosts it
 /// remembers from the last sync, in the order they joined the list. Past
@@ -88,88 +76,6 @@ pub use super::shm::TIER_KNOWN_HOSTS as MAX_KNOWN_HOSTS;
 /// a sync that finds it longer cuts it to this (a host cut off joins again
 /// at its next sync).
 pub const MAX_LISTED_HOSTS: usize = 1_024;
-
-/// The plain words of an `F` record.
-struct Control(&'static [AtomicU64]);
-
-impl Control {
-    fn get(&self, word: Word) -> u64 {
-        self.0[word as usize].load(Ordering::Acquire)
-    }
-
-    fn at(&self, word: Word, index: usize) -> &AtomicU64 {
-        &self.0[word as usize + index]
-    }
-
-    fn set(&self, word: Word, value: u64) {
-        self.0[word as usize].store(value, Ordering::Release);
-    }
-
-    fn swap(&self, word: Word, from: u64, to: u64) -> bool {
-        self.0[word as usize]
-            .compare_exchange(from, to, Ordering::AcqRel, Ordering::Acquire)
-            .is_ok()
-    }
-
-    fn degraded(&self) -> bool {
-        self.get(Word::Degraded) != 0
-    }
-
-    /// The host's identity, drawn by the first process that needs it.
-    fn host_id(&self) -> u64 {
-        let id = self.get(Word::HostId);
-        if id != 0 {
-            return id;
-        }
-        let drawn = RandomState::new().hash_one((std::process::id(), std::time::SystemTime::now())) | 1;
-        if self.swap(Word::HostId, 0, drawn) {
-            drawn
-        } else {
-            self.get(Word::HostId)
-        }
-    }
-
-    fn geometry(&self) -> Option<(WindowGeometry, usize)> {
-        let (window_ms, slot_count) = (self.get(Word::WindowMs), self.get(Word::SlotCount) as usize);
-        (window_ms > 0 && (1..=SLOTS).contains(&slot_count))
-            .then(|| (WindowGeometry::new(window_ms as Millis), slot_count))
-    }
-
-    fn known_hosts(&self) -> Vec<u64> {
-        let count = (self.get(Word::KnownHostCount) as usize).min(MAX_KNOWN_HOSTS);
-        (0..count)
-            .map(|index| self.at(Word::KnownHosts, index).load(Ordering::Relaxed))
-            .collect()
-    }
-
-    /// Keeps the hosts `listed` whose windows the next sync reads: this host
-    /// `own` first when listed (so that it does not append itself again),
-    /// then the others in the list's order, `MAX_KNOWN_HOSTS` in all.
-    fn set_known_hosts(&self, listed: &[u64], own: u64) {
-        let mut hosts: Vec<u64> = listed.iter().copied().filter(|&host| host == own).take(1).collect();
-        hosts.extend(listed.iter().copied().filter(|&host| host != own));
-        hosts.truncate(MAX_KNOWN_HOSTS);
-        for (index, host) in hosts.iter().enumerate() {
-            self.at(Word::KnownHosts, index).store(*host, Ordering::Relaxed);
-        }
-        self.set(Word::KnownHostCount, hosts.len() as u64);
-    }
-}
-
-/// Whether a host's stored state is the fleet's `state`, as far as the
-/// host's state word keeps it (14 bits of generation; `until` only when
-/// forced, where the word holds it).
-fn same_state(local: CircuitState, fleet: CircuitState) -> bool {
-    local.phase == fleet.phase
-        && local.generation == fleet.generation & GENERATION_MASK
-        && local.forced == fleet.forced
-        && local.backoff == fleet.backoff
-        && if fleet.forced {
-            local.until == fleet.until
-        } else {
-            local.since == fleet.since
-        }
-}
 
 pub struct FleetStorage {
     fleet: Rc<dyn CircuitStore>,
@@ -301,301 +207,6 @@ impl FleetStorage {
     fn control(&self, service: &[u8]) -> Result<Control, StorageError> {
         self.control_of(service, &self.kept(service), (self.clock)())
     }
-
-    /// The whole generation of the host's `generation` (14 bits), as the
-    /// fleet stores it.
-    fn widen(control: &Control, generation: u64) -> u64 {
-        let fleet = control.get(Word::FleetGeneration);
-        if generation & GENERATION_MASK == fleet & GENERATION_MASK {
-            fleet
-        } else {
-            generation
-        }
-    }
-
-    /// Syncs when one is due and this process wins the election for it
-    /// (the retry of a degraded host is the same election on its own word).
-    #[inline]
-    fn sync_if_due(&self, service: &[u8], control: &Control, now: Millis) -> Result<(), StorageError> {
-        let word = if control.degraded() {
-            Word::RetryAt
-        } else {
-            Word::NextSyncAt
-        };
-        let due_at = control.get(word);
-        // Most calls: not due, one load more.
-        if (now.max(0) as u64) < due_at {
-            return Ok(());
-        }
-        self.sync_if_elected(service, control, word, due_at, now)
-    }
-
-    /// A sync is due at `due_at` on `word`: the process that moves `word`
-    /// on to the next one does it.
-    #[cold]
-    fn sync_if_elected(
-        &self,
-        service: &[u8],
-        control: &Control,
-        word: Word,
-        due_at: u64,
-        now: Millis,
-    ) -> Result<(), StorageError> {
-        let next = match word {
-            Word::RetryAt => now + backoff(RETRY, control.get(Word::FailureStreak) + 1).as_millis() as Millis,
-            _ => now + self.sync_interval_ms,
-        };
-        if !control.swap(word, due_at, next.max(0) as u64) {
-            return Ok(());
-        }
-        self.sync(service, control, now)
-    }
-
-    /// Sends the host's window, reads the fleet's, follows the fleet state.
-    fn sync(&self, service: &[u8], control: &Control, now: Millis) -> Result<(), StorageError> {
-        let Some((window, slot_count)) = control.geometry() else {
-            // No outcome yet on this host: nothing to send, the state to follow.
-            self.begin_fleet_call();
-            return match self.fleet.load_state(service) {
-                Ok(state) => {
-                    self.recovered(control, now);
-                    match self.restore_if_forgotten(service, control, state, now)? {
-                        Some(state) => self.follow(service, control, state),
-                        None => Ok(()),
-                    }
-                }
-                Err(error) => {
-                    self.fleet_failed(control, error, now);
-                    Ok(())
-                }
-            };
-        };
-        let local_name = Self::local(service);
-        let local = self.host.load_state(&local_name)?;
-        let generation = Self::widen(control, local.generation);
-        let (buckets, run) = self
-            .host
-            .window_by_bucket(&local_name, local.generation, window, slot_count, now)?;
-        let (from, until) = (control.get(Word::ExcludedFrom), control.get(Word::ExcludedUntil));
-        let sent = |bucket: i64| {
-            let bucket = bucket.max(0) as u64 + 1;
-            from == 0 || bucket < from || (until != 0 && bucket >= until)
-        };
-        let counts = HostCounts {
-            buckets: buckets.into_iter().filter(|(bucket, _)| sent(*bucket)).collect(),
-            run: if control.degraded() { 0 } else { run },
-        };
-        let blob = blob::encode(&counts);
-        let host = control.host_id();
-        let known_hosts = control.known_hosts();
-        let ttl_ms = window.counter_ttl_ms() + 2 * self.sync_interval_ms;
-        let request = HostWindow {
-            host,
-            generation,
-            blob: &blob,
-            ttl_ms,
-            known_hosts: &known_hosts,
-        };
-        self.begin_fleet_call();
-        let view = match self.fleet.sync_host(service, &request) {
-            Ok(view) => view,
-            Err(error) => {
-                self.fleet_failed(control, error, now);
-                return Ok(());
-            }
-        };
-        self.recovered(control, now);
-        if let Some(listed) = &view.listed_hosts {
-            // A list that lost this host (expired) gets it again next sync.
-            control.set_known_hosts(listed, host);
-            self.count_listed(service, control, listed.len(), view.hosts.len());
-        }
-        let Some(fleet_state) = self.restore_if_forgotten(service, control, view.state, now)? else {
-            return Ok(());
-        };
-        self.follow(service, control, fleet_state)?;
-        if fleet_state.generation == generation {
-            let others = view
-                .hosts
-                .iter()
-                .filter(|(id, _)| *id != host)
-                .map(|(_, blob)| blob.as_slice());
-            let (sums, run) = blob::sum(others, window.buckets_covering(now), slot_count);
-            for (slot, sum) in sums.iter().enumerate() {
-                control.at(Word::Others, slot).store(*sum, Ordering::Relaxed);
-            }
-            control.set(Word::OthersRun, run);
-            // 0 when the others count nothing: a call then adds nothing.
-            let counted = run > 0 || sums.iter().any(|&sum| sum > 0);
-            control.set(
-                Word::OthersGeneration,
-                if counted { (generation & GENERATION_MASK) + 1 } else { 0 },
-            );
-        } else {
-            // The fleet moved to another generation: its windows are read
-            // at the next call.
-            control.set(Word::OthersGeneration, 0);
-            control.set(Word::NextSyncAt, now.max(0) as u64);
-        }
-        Ok(())
-    }
-
-    /// Says once, while the store lists more hosts than a host reads the
-    /// windows of, that the others' outcomes are left out here. Only once
-    /// this host read as many windows as it can, all there (`read`, itself
-    /// included): a list that still holds hosts gone, which syncs prune from
-    /// its start, is no larger fleet.
-    fn count_listed(&self, service: &[u8], control: &Control, listed: usize, read: usize) {
-        if listed <= MAX_KNOWN_HOSTS {
-            if control.get(Word::TooManyHosts) != 0 {
-                control.set(Word::TooManyHosts, 0);
-            }
-            return;
-        }
-        if read >= MAX_KNOWN_HOSTS && control.swap(Word::TooManyHosts, 0, 1) {
-            self.notices.borrow_mut().push(Notice::StorageFailed(StorageError::Full(format!(
-                "the fleet store lists {listed} hosts for circuit '{}', more than the {MAX_KNOWN_HOSTS} a host reads the windows of: this host counts the outcomes of {MAX_KNOWN_HOSTS} of them, itself included",
-                service.escape_ascii()
-            ))));
-        }
-    }
-
-    /// The state to follow when the fleet store answers `fleet`. A store
-    /// that forgot the circuit (restarted empty, flushed, evicted) answers
-    /// an older generation than the host last followed: a host holding
-    /// something then (open, half-open, forced, typically decided alone
-    /// while the store was down) writes it back, by compare-and-set so that
-    /// one host does, rather than every host taking the forgotten circuit's
-    /// closed state, which no one decided, and calling a service it has just
-    /// seen fail. A store that merely answered again (a partition of this
-    /// host) has not gone back: its state is followed, and a host that was
-    /// cut off does not impose what it decided alone on the fleet. `None`:
-    /// the store failed meanwhile, the host is degraded again.
-    fn restore_if_forgotten(
-        &self,
-        service: &[u8],
-        control: &Control,
-        fleet: CircuitState,
-        now: Millis,
-    ) -> Result<Option<CircuitState>, StorageError> {
-        let known = control.get(Word::FleetGeneration);
-        if fleet.generation >= known {
-            return Ok(Some(fleet));
-        }
-        let local = self.host.load_state(&Self::local(service))?;
-        if local.phase == Phase::Closed && !local.forced {
-            return Ok(Some(fleet));
-        }
-        let restored = CircuitState {
-            generation: known + 1,
-            ..local
-        };
-        let written = self
-            .fleet
-            .compare_and_set_state(service, fleet, restored, FOLLOWED_STATE_TTL_MS)
-            .and_then(|won| {
-                if won {
-                    Ok(restored)
-                } else {
-                    self.fleet.load_state(service)
-                }
-            });
-        match written {
-            Ok(state) => Ok(Some(state)),
-            Err(error) => {
-                self.fleet_failed(control, error, now);
-                Ok(None)
-            }
-        }
-    }
-
-    /// The host takes the fleet's state, when it has another.
-    fn follow(&self, service: &[u8], control: &Control, fleet: CircuitState) -> Result<(), StorageError> {
-        control.set(Word::FleetGeneration, fleet.generation);
-        let local_name = Self::local(service);
-        for _ in 0..4 {
-            let local = self.host.load_state(&local_name)?;
-            if same_state(local, fleet) {
-                return Ok(());
-            }
-            if self
-                .host
-                .compare_and_set_state(&local_name, local, fleet, FOLLOWED_STATE_TTL_MS)?
-            {
-                return Ok(());
-            }
-        }
-        Ok(())
-    }
-
-    /// The fleet store failed: the host decides alone from now on; the
-    /// process that switches it says so, once.
-    fn fleet_failed(&self, control: &Control, error: StorageError, now: Millis) {
-        let now_word = now.max(0) as u64;
-        if control.swap(Word::Degraded, 0, 1) {
-            let bucket = control
-                .geometry()
-                .map_or(0, |(window, _)| window.bucket_at(now).max(0) as u64 + 1);
-            control.set(Word::ExcludedUntil, 0);
-            control.set(Word::ExcludedFrom, bucket);
-            control.set(Word::FailureStreak, 1);
-            control.set(Word::RetryAt, now_word + backoff(RETRY, 1).as_millis() as u64);
-            self.notices.borrow_mut().push(Notice::StorageFailed(error));
-        } else {
-            let streak = control.get(Word::FailureStreak) + 1;
-            control.set(Word::FailureStreak, streak);
-            control.set(Word::RetryAt, now_word + backoff(RETRY, streak).as_millis() as u64);
-        }
-    }
-
-    /// A round trip to the fleet store worked: a degraded host decides on
-    /// fleet counts again; the process that switches it back says so, once.
-    fn recovered(&self, control: &Control, now: Millis) {
-        if control.swap(Word::Degraded, 1, 0) {
-            let bucket = control
-                .geometry()
-                .map_or(0, |(window, _)| window.bucket_at(now).max(0) as u64 + 1);
-            // The bucket of the recovery holds counts of the degraded time too.
-            control.set(Word::ExcludedUntil, bucket + 1);
-            control.set(Word::FailureStreak, 0);
-            control.set(Word::NextSyncAt, now.max(0) as u64);
-            self.notices.borrow_mut().push(Notice::StorageRecovered);
-        }
-    }
-
-    /// The others' totals to add to the host's window of `generation`, when
-    /// the last sync saw that generation.
-    #[inline]
-    fn others(control: &Control, generation: u64, slot_count: usize) -> Option<([u64; SLOTS], u64)> {
-        if control.get(Word::OthersGeneration) != (generation & GENERATION_MASK) + 1 {
-            return None;
-        }
-        let mut sums = [0; SLOTS];
-        for (slot, sum) in sums.iter_mut().enumerate().take(slot_count) {
-            *sum = control.at(Word::Others, slot).load(Ordering::Relaxed);
-        }
-        Some((sums, control.get(Word::OthersRun)))
-    }
-
-    /// Runs `at_fleet` on the fleet store unless the host is degraded; a
-    /// failure degrades it. `None`: decide on the host.
-    fn at_fleet<T>(
-        &self,
-        control: &Control,
-        at_fleet: impl FnOnce(&dyn CircuitStore) -> Result<T, StorageError>,
-    ) -> Option<T> {
-        if control.degraded() {
-            return None;
-        }
-        self.begin_fleet_call();
-        match at_fleet(self.fleet.as_ref()) {
-            Ok(value) => Some(value),
-            Err(error) => {
-                self.fleet_failed(control, error, (self.clock)());
-                None
-            }
-        }
-    }
 }
 
 impl FleetStorage {
@@ -650,7 +261,7 @@ impl BoundFleet<'_> {
     ) -> Result<bool, StorageError> {
         let tier = self.tier;
         let control = self.control(service)?;
-        let generation = FleetStorage::widen(&control, expected.generation);
+        let generation = control.widen(expected.generation);
         let step = new.generation.wrapping_sub(expected.generation) & GENERATION_MASK;
         let expected_at_fleet = CircuitState { generation, ..expected };
         let new_at_fleet = CircuitState {
@@ -698,7 +309,7 @@ impl BoundFleet<'_> {
         if control.degraded() {
             return Ok((state, tally));
         }
-        if let Some((sums, run)) = FleetStorage::others(&control, state.generation, record.slot_count) {
+        if let Some((sums, run)) = control.others(state.generation, record.slot_count) {
             let own = &tally.window;
             tally.window = SlotCounts::from_fn(own.len(), |slot| own[slot] + sums.get(slot).copied().unwrap_or(0));
             tally.consecutive_failures = tally.consecutive_failures.max(run);
@@ -710,7 +321,7 @@ impl BoundFleet<'_> {
         let tier = self.tier;
         let control = self.control(service)?;
         let at_fleet = CircuitState {
-            generation: FleetStorage::widen(&control, state.generation),
+            generation: control.widen(state.generation),
             ..state
         };
         match tier.at_fleet(&control, |fleet| fleet.admit_half_open(service, at_fleet, ttl_ms)) {
@@ -734,7 +345,7 @@ impl BoundFleet<'_> {
         let local_name = &self.circuit.local_name;
         let local = tier.host.load_state(local_name)?;
         if local.phase == Phase::HalfOpen {
-            let generation = FleetStorage::widen(&control, generation);
+            let generation = control.widen(generation);
             if let Some(counts) = tier.at_fleet(&control, |fleet| {
                 fleet.read_window(service, generation, window, slot_count, now)
             }) {
@@ -745,7 +356,7 @@ impl BoundFleet<'_> {
             .host
             .read_window(local_name, generation & GENERATION_MASK, window, slot_count, now)?;
         if !control.degraded()
-            && let Some((sums, _)) = FleetStorage::others(&control, generation, slot_count)
+            && let Some((sums, _)) = control.others(generation, slot_count)
         {
             for (count, other) in counts.iter_mut().zip(sums) {
                 *count += other;

@@ -4,12 +4,14 @@
 use std::cell::Cell;
 
 use super::memory_store::MemoryFleetStore;
+use super::sync::RETRY;
 use super::*;
 use crate::breaker::{Breaker, Event, Permission};
 use crate::core::counts::Outcome;
 use crate::core::half_open::HalfOpenPolicy;
 use crate::core::rules::OpeningRule;
 use crate::storage::memory::InMemoryStorage;
+use crate::storage::net::backoff::backoff;
 use crate::storage::shm::Segment;
 
 const T0: Millis = 1_764_000_000_000;

@@ -21,7 +21,9 @@ use redis::{Arg, Cmd, ConnectionAddr, ConnectionInfo, ErrorKind, RedisError, Red
 
 use super::batch;
 use super::connection::{CONNECTIONS, Connection, SLOT_MAP_REPLY_LIMIT};
-use super::{CallError, on_node, pool_key};
+use super::error::CallError;
+use super::on_node;
+use super::target::pool_key;
 use crate::storage::net::pool::backing_off;
 
 /// The shortest time between two reads of the slot map.

@@ -5,31 +5,37 @@
 //! before, one script after); a rejected call while open costs none, since
 //! each worker remembers until when the circuit is open. All the round
 //! trips of one PHP-level call share one deadline (`begin_call`).
+//!
+//! This file is the storage; where it connects is `target.rs`, the record
+//! of an outcome `count.rs`, and what a failure means `error.rs`.
 
 mod batch;
 mod cluster;
 mod connection;
+mod count;
 mod dsn;
+mod error;
 mod keys;
 mod listing;
 mod memory;
 mod scripts;
 mod sentinel;
+mod target;
 
 use std::cell::Cell;
-use std::collections::hash_map::RandomState;
-use std::hash::BuildHasher;
 use std::rc::Rc;
-use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
-use redis::{ConnectionAddr, ConnectionInfo, IntoConnectionInfo, RedisError, RedisResult, Value};
-use thiserror::Error;
+use redis::{ConnectionInfo, RedisError, RedisResult, Value};
 
 use batch::Batch;
 use connection::{CONNECTIONS, Connection, Endpoint};
+use count::counts;
+use error::{CallError, oversized, printable, shown, unexpected, wrong_type};
 use keys::ServiceKeys;
 pub use sentinel::{SentinelTarget, parse_sentinel_dsn};
+pub use target::{RedisConfigError, Target, parse_dsn, parse_target};
+use target::{describe, pool_key};
 
 use super::codec::{decode_state, encode_state};
 use super::named::Named;
@@ -38,91 +44,10 @@ use super::open_until::RemembersOpen;
 use super::{
     Circuit, CircuitStore, FleetView, HostWindow, ListedCircuit, MAX_COUNT, OutcomeRecord, Storage, StorageError,
 };
-use crate::core::counts::{Outcome, Tally};
+use crate::core::counts::Tally;
 use crate::core::duration::Millis;
-use crate::core::machine::{CircuitState, Phase};
+use crate::core::machine::CircuitState;
 use crate::core::window::WindowGeometry;
-
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum RedisConfigError {
-    #[error("{0}")]
-    Dsn(String),
-    #[error("a prefix must contain no braces: they would break the hash tag of Redis Cluster")]
-    PrefixWithBraces,
-}
-
-/// Parses one DSN: `redis://[user:password@]host:port[/db]`, `rediss://` for
-/// TLS, `unix:///path/to.sock` or `redis+unix:///path`.
-pub fn parse_dsn(dsn: &str) -> Result<ConnectionInfo, RedisConfigError> {
-    let info = dsn
-        .into_connection_info()
-        .map_err(|error| RedisConfigError::Dsn(format!("'{dsn}' {}", dsn::why_refused(dsn, &error))))?;
-    if let ConnectionAddr::TcpTls { insecure: true, .. } = info.addr() {
-        return Err(RedisConfigError::Dsn(format!(
-            "'{dsn}': certificate verification cannot be turned off (#insecure)"
-        )));
-    }
-    Ok(info)
-}
-
-/// Where the storage connects.
-#[derive(Clone)]
-pub enum Target {
-    Standalone(Box<ConnectionInfo>),
-    Cluster(Vec<ConnectionInfo>),
-    /// A master found through Redis Sentinel.
-    Sentinel(Box<SentinelTarget>),
-}
-
-/// The target of one DSN: a `redis-sentinel://` DSN names a master through
-/// its sentinels (`sentinel.rs`), any other one server.
-pub fn parse_target(dsn: &str) -> Result<Target, RedisConfigError> {
-    if sentinel::is_sentinel_dsn(dsn) {
-        return parse_sentinel_dsn(dsn).map(|target| Target::Sentinel(Box::new(target)));
-    }
-    parse_dsn(dsn).map(|info| Target::Standalone(Box::new(info)))
-}
-
-/// The key of a connection in the pool: everything that makes two
-/// connections distinct. The password is hashed with a key drawn once per
-/// process, so the pool key never holds it in clear.
-fn pool_key(info: &ConnectionInfo, timeout: Duration) -> String {
-    static PASSWORD_HASHER: LazyLock<RandomState> = LazyLock::new(RandomState::new);
-    let address = match info.addr() {
-        ConnectionAddr::Tcp(host, port) => format!("redis://{host}:{port}"),
-        ConnectionAddr::TcpTls { host, port, .. } => format!("rediss://{host}:{port}"),
-        ConnectionAddr::Unix(path) => format!("unix://{}", path.display()),
-        other => format!("{other:?}"),
-    };
-    let settings = info.redis_settings();
-    format!(
-        "{address} db={} user={:?} password={:016x} timeout={}us",
-        settings.db(),
-        settings.username(),
-        PASSWORD_HASHER.hash_one(settings.password()),
-        timeout.as_micros()
-    )
-}
-
-fn describe(info: &ConnectionInfo) -> String {
-    match info.addr() {
-        ConnectionAddr::Tcp(host, port) | ConnectionAddr::TcpTls { host, port, .. } => format!("{host}:{port}"),
-        ConnectionAddr::Unix(path) => path.display().to_string(),
-        other => format!("{other:?}"),
-    }
-}
-
-/// Why one call to Redis failed.
-enum CallError {
-    /// The node failed just before: no attempt was made.
-    BackingOff {
-        node: String,
-        wait: Duration,
-    },
-    Redis(RedisError),
-    Cluster(String),
-    Sentinel(String),
-}
 
 /// Runs `command` on the connection of one node, opening it when needed,
 /// every round trip by `deadline`.
@@ -191,112 +116,12 @@ const MAX_STATE_LENGTH: usize = 128;
 /// reply stays far below `connection::REPLY_LIMIT`).
 const FLEET_HOSTS: usize = 512;
 
-/// A count a breaker could have written.
-fn count(value: &Value) -> Option<u64> {
-    let count = match value {
-        Value::Int(integer) => u64::try_from(*integer).ok()?,
-        Value::BulkString(bytes) => std::str::from_utf8(bytes).ok()?.parse().ok()?,
-        _ => return None,
-    };
-    (count <= MAX_COUNT).then_some(count)
-}
-
-/// The counts of a reply to MGET: an absent counter is 0; `None` when one
-/// holds no count a breaker writes (another client wrote it).
-fn counts(values: &[Value]) -> Option<Vec<u64>> {
-    values
-        .iter()
-        .map(|value| match value {
-            Value::Nil => Some(0),
-            value => count(value),
-        })
-        .collect()
-}
-
 /// A host of a fleet sync: its field in the hash of windows.
 fn host_id(value: &Value) -> Option<u64> {
     match value {
         Value::BulkString(bytes) => std::str::from_utf8(bytes).ok()?.parse().ok(),
         _ => None,
     }
-}
-
-fn unexpected(what: &str) -> StorageError {
-    StorageError::Unavailable(format!("unexpected Redis answer to {what}"))
-}
-
-/// Whether Redis refused a command because a key is not of the type the
-/// storage writes: another client wrote it.
-fn wrong_type(error: &CallError) -> bool {
-    matches!(error, CallError::Redis(error) if error.to_string().contains("WRONGTYPE"))
-}
-
-/// Whether Redis refused to count: a counter holds no number or one too
-/// large to increment, or a key is not of the type the storage writes
-/// (another client wrote them).
-fn refused_data(error: &CallError) -> bool {
-    matches!(error, CallError::Redis(error)
-        if ["WRONGTYPE", "not an integer", "would overflow"].iter().any(|refusal| error.to_string().contains(refusal)))
-}
-
-/// Whether Redis answered and refused: an error reply that asking again
-/// gets again (`ERR`, `NOPERM`, `NOSCRIPT`...), an authentication turned
-/// down. Not the replies of a node that is loading, failing over or
-/// redirecting (`LOADING`, `TRYAGAIN`, `CLUSTERDOWN`, `MASTERDOWN`,
-/// `READONLY`, `MOVED`, `ASK`): those pass, as redis-rs retries them.
-fn refused(error: &RedisError) -> bool {
-    match error.kind() {
-        redis::ErrorKind::AuthenticationFailed | redis::ErrorKind::Extension => true,
-        redis::ErrorKind::Server(kind) => matches!(
-            kind,
-            redis::ServerErrorKind::ResponseError
-                | redis::ServerErrorKind::ExecAbort
-                | redis::ServerErrorKind::NoScript
-                | redis::ServerErrorKind::CrossSlot
-                | redis::ServerErrorKind::NotBusy
-                | redis::ServerErrorKind::NoSub
-                | redis::ServerErrorKind::NoPerm
-        ),
-        _ => false,
-    }
-}
-
-/// Whether a reply was longer than any a breaker reads
-/// (`connection::REPLY_LIMIT`): a value no breaker writes.
-fn oversized(error: &CallError) -> bool {
-    matches!(error, CallError::Redis(error) if error.kind() == redis::ErrorKind::Client
-        && error.to_string().contains(connection::REPLY_TOO_LARGE))
-}
-
-/// Bytes another client wrote, for a message: control characters and
-/// bytes that are not UTF-8 escaped, cut when long.
-fn shown(bytes: &[u8]) -> String {
-    const SHOWN: usize = 64;
-    let text = printable(&bytes[..bytes.len().min(SHOWN)]);
-    if bytes.len() > SHOWN {
-        format!("{text}...")
-    } else {
-        text
-    }
-}
-
-fn printable(bytes: &[u8]) -> String {
-    let mut text = String::with_capacity(bytes.len());
-    for chunk in bytes.utf8_chunks() {
-        for character in chunk.valid().chars() {
-            match character.is_control() {
-                true => text.extend(character.escape_default()),
-                false => text.push(character),
-            }
-        }
-        text.extend(
-            chunk
-                .invalid()
-                .iter()
-                .flat_map(|byte| byte.escape_ascii().map(char::from)),
-        );
-    }
-    text
 }
 
 impl RedisStorage {
@@ -306,18 +131,7 @@ impl RedisStorage {
         }
         // rediss:// needs a crypto provider; installing it twice is harmless.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        let target_key = match &target {
-            Target::Standalone(info) => pool_key(info, timeout),
-            Target::Cluster(nodes) => format!(
-                "cluster {}",
-                nodes
-                    .iter()
-                    .map(|node| pool_key(node, timeout))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            Target::Sentinel(target) => target.key(timeout),
-        };
+        let target_key = target.key(timeout);
         Ok(Self {
             target,
             target_key,
@@ -330,10 +144,6 @@ impl RedisStorage {
     /// The prefix of its keys (a client object's included).
     pub fn prefix(&self) -> &[u8] {
         &self.prefix
-    }
-
-    fn timed_out(&self) -> StorageError {
-        StorageError::Timeout(self.timeout.as_millis() as u64)
     }
 
     /// The deadline of the current call's next round trip.
@@ -388,22 +198,6 @@ impl RedisStorage {
             Target::Sentinel(target) => sentinel::run(&self.target_key, target, self.timeout, deadline, &exchange),
         }?;
         batch.replies(replies).map_err(CallError::Redis)
-    }
-
-    fn storage_error(&self, what: &str, error: CallError) -> StorageError {
-        match error {
-            CallError::BackingOff { node, wait } => StorageError::Unavailable(format!(
-                "Redis at {node} failed just before: next attempt in {} ms",
-                wait.as_millis()
-            )),
-            CallError::Redis(error) if error.is_timeout() => self.timed_out(),
-            CallError::Redis(error) if refused(&error) => {
-                StorageError::Refused(format!("Redis {what} failed: {error}"))
-            }
-            CallError::Redis(error) => StorageError::Unavailable(format!("Redis {what} failed: {error}")),
-            CallError::Cluster(reason) => StorageError::Unavailable(format!("Redis Cluster: {reason}")),
-            CallError::Sentinel(reason) => StorageError::Unavailable(format!("Redis Sentinel: {reason}")),
-        }
     }
 
     /// Runs `command`; a key of the wrong type or a reply longer than any a
@@ -470,136 +264,6 @@ impl RedisStorage {
                 self.storage_error("repair", error)
             ),
         })
-    }
-
-    /// Counts one outcome in the generation of `seen`, refreshes the times
-    /// to live, and reads the state and the window: one round trip of plain
-    /// commands (`memory.rs` tells which buckets are read).
-    fn count(
-        &self,
-        keys: &ServiceKeys,
-        circuit: &[u8],
-        seen: CircuitState,
-        record: &OutcomeRecord,
-    ) -> Result<(CircuitState, Tally), StorageError> {
-        let generation = seen.generation;
-        let (window, slot_count) = (record.window, record.slot_count);
-        let bucket = window.bucket_at(record.now);
-        let counter = keys.counter(bucket, generation, record.slot);
-        let (outcomes, runs) = (keys.outcomes(generation), keys.runs(generation));
-        let state_ttl_ms = record.state_ttl_ms.max(1);
-        let (read, known) = memory::plan(circuit, window, slot_count, generation, record.now);
-        let read_keys: Vec<Vec<u8>> = read
-            .clone()
-            .flat_map(|bucket| (0..slot_count).map(move |slot| (bucket, slot)))
-            .map(|(bucket, slot)| keys.counter(bucket, generation, slot))
-            .collect();
-        let due = memory::ttls_due(circuit, bucket, generation, record.slot);
-
-        // Only the tallies, the state and the window answer; the tallies
-        // are read from their increments.
-        let mut pipeline = Batch::default();
-        pipeline.cmd("INCR").arg(&counter).ignore();
-        if due.counter {
-            pipeline
-                .cmd("PEXPIRE")
-                .arg(&counter)
-                .arg(window.counter_ttl_ms())
-                .ignore();
-        }
-        let counts_outcomes = seen.phase == Phase::HalfOpen;
-        if counts_outcomes {
-            pipeline.cmd("INCR").arg(&outcomes);
-            pipeline.cmd("PEXPIRE").arg(&outcomes).arg(state_ttl_ms).ignore();
-        }
-        let counts_failures = record.counts_runs && record.outcome == Outcome::Failure;
-        if counts_failures {
-            pipeline.cmd("INCR").arg(&runs);
-            pipeline.cmd("PEXPIRE").arg(&runs).arg(state_ttl_ms).ignore();
-        } else if record.counts_runs {
-            pipeline
-                .cmd("SET")
-                .arg(&runs)
-                .arg(0)
-                .arg("PX")
-                .arg(state_ttl_ms)
-                .ignore();
-        }
-        pipeline.cmd("HGET").arg(keys.state()).arg("s");
-        if due.state && !seen.forced {
-            // Keeps a stored state as long as its circuit is used (no-op
-            // without one). GT never shortens it: the seen phase may be
-            // late, and a forced state keeps the time its command gave it.
-            pipeline
-                .cmd("PEXPIRE")
-                .arg(keys.state())
-                .arg(record.state_ttl_ms_in(seen.phase).max(1))
-                .arg("GT")
-                .ignore();
-        }
-        pipeline.cmd("MGET").arg(&read_keys);
-        let counted = [counter, outcomes, runs];
-        let replies: Vec<Value> = self.try_batch(keys, &pipeline).map_err(|error| {
-            if refused_data(&error) || oversized(&error) {
-                let read: Vec<Vec<u8>> = counted.iter().chain(&read_keys).cloned().collect();
-                self.heal(keys, None, &read)
-            } else {
-                self.storage_error("record", error)
-            }
-        })?;
-        memory::ttls_given(circuit, bucket, generation, record.slot, due);
-        let invalid = || unexpected("the record's commands");
-        let mut replies = replies.iter();
-        // A tally that is no count a breaker writes (negative, or beyond
-        // any) is another client's: repaired like a counter without a number.
-        let mut tally = |counted: bool| match counted {
-            true => match replies.next() {
-                Some(value @ Value::Int(_)) => Ok(count(value)),
-                _ => Err(invalid()),
-            },
-            false => Ok(Some(0)),
-        };
-        let generation_outcomes = tally(counts_outcomes)?;
-        let consecutive_failures = tally(counts_failures)?;
-        let (Some(generation_outcomes), Some(consecutive_failures)) = (generation_outcomes, consecutive_failures)
-        else {
-            return Err(self.heal(keys, None, &counted));
-        };
-        let (Some(state), Some(Value::Array(values)), None) = (replies.next(), replies.next(), replies.next()) else {
-            return Err(invalid());
-        };
-        let state = match state {
-            Value::Nil => CircuitState::INITIAL,
-            Value::BulkString(state) => decode_state(state).ok_or_else(|| self.heal(keys, Some(state), &[]))?,
-            _ => return Err(invalid()),
-        };
-        let Some(values) = counts(values) else {
-            return Err(self.heal(keys, None, &read_keys));
-        };
-        let per_bucket: Vec<Vec<u64>> = values.chunks(slot_count).map(<[u64]>::to_vec).collect();
-        if state.generation == generation {
-            memory::learn(
-                circuit,
-                window,
-                slot_count,
-                generation,
-                record.now,
-                *read.start(),
-                &per_bucket,
-            );
-        }
-        let mut sums = known;
-        for bucket in &per_bucket {
-            for (sum, count) in sums.iter_mut().zip(bucket) {
-                *sum = sum.saturating_add(*count);
-            }
-        }
-        let tally = Tally {
-            generation_outcomes,
-            consecutive_failures,
-            window: sums.into(),
-        };
-        Ok((state, tally))
     }
 
     fn keys(&self, service: &[u8]) -> ServiceKeys {
@@ -826,58 +490,6 @@ impl CircuitStore for RedisStorage {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn dsns_are_checked_when_the_storage_is_made() {
-        assert!(parse_dsn("redis://127.0.0.1:6379").is_ok());
-        assert!(parse_dsn("redis://user:secret@127.0.0.1:6380/2").is_ok());
-        assert!(parse_dsn("rediss://127.0.0.1:6380").is_ok());
-        assert!(parse_dsn("unix:///run/redis.sock").is_ok());
-        assert!(matches!(parse_dsn("http://127.0.0.1"), Err(RedisConfigError::Dsn(_))));
-        assert!(matches!(
-            parse_dsn("redis://127.0.0.1:notaport"),
-            Err(RedisConfigError::Dsn(_))
-        ));
-    }
-
-    #[test]
-    fn counters_another_client_wrote_are_told_from_numbers() {
-        let bulk = |text: &str| Value::BulkString(text.as_bytes().to_vec());
-        assert_eq!(counts(&[bulk("3"), Value::Nil, Value::Int(4)]), Some(vec![3, 0, 4]));
-        assert_eq!(counts(&[bulk("3"), bulk("junk")]), None);
-        assert_eq!(counts(&[bulk("-1")]), None);
-        assert_eq!(counts(&[Value::Int(-1)]), None);
-        assert_eq!(counts(&[bulk("9007199254740992")]), Some(vec![MAX_COUNT]));
-        assert_eq!(counts(&[bulk("9007199254740993")]), None, "beyond any count");
-        assert_eq!(counts(&[Value::Int(i64::MAX)]), None);
-    }
-
-    #[test]
-    fn what_another_client_wrote_is_shown_on_one_line() {
-        assert_eq!(shown("a\nb\r\x07é".as_bytes()), "a\\nb\\r\\u{7}é");
-        assert_eq!(shown(b"\xff"), "\\xff");
-        assert_eq!(shown(&[b'x'; 100]), format!("{}...", "x".repeat(64)));
-    }
-
-    #[test]
-    fn connections_are_pooled_by_every_setting_and_never_by_a_clear_password() {
-        let key = |dsn: &str, timeout_ms| pool_key(&parse_dsn(dsn).unwrap(), Duration::from_millis(timeout_ms));
-        let base = key("redis://:secret@127.0.0.1:6379/1", 50);
-        assert_eq!(base, key("redis://:secret@127.0.0.1:6379/1", 50));
-        for other in [
-            key("redis://:secret@127.0.0.1:6379/2", 50),
-            key("redis://:wrong@127.0.0.1:6379/1", 50),
-            key("redis://127.0.0.1:6379/1", 50),
-            key("redis://user:secret@127.0.0.1:6379/1", 50),
-            key("rediss://:secret@127.0.0.1:6379/1", 50),
-            key("redis://:secret@127.0.0.1:6380/1", 50),
-            key("redis://:secret@127.0.0.1:6379/1", 51),
-        ] {
-            assert_ne!(base, other);
-        }
-        assert!(!base.contains("secret"), "{base}");
-        assert!(parse_dsn("rediss://127.0.0.1:6380/#insecure").is_err());
-    }
 
     #[test]
     fn prefixes_with_braces_are_refused() {

@@ -39,7 +39,9 @@ use std::time::{Duration, Instant};
 use redis::{ConnectionAddr, ConnectionInfo, ErrorKind, RedisError, RedisResult, ServerErrorKind};
 
 use super::connection::{CONNECTIONS, Connection, Endpoint};
-use super::{CallError, RedisConfigError, describe, on_endpoint, on_node, parse_dsn, pool_key};
+use super::error::CallError;
+use super::target::{RedisConfigError, describe, parse_dsn, pool_key};
+use super::{on_endpoint, on_node};
 use crate::storage::net::pool::backing_off;
 
 const SCHEME: &str = "redis-sentinel://";

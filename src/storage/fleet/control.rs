@@ -1,0 +1,104 @@
+//! The `F` record of a service as the tier reads and writes it: its plain
+//! words (laid out by `shm::TierWord`, beside the segment's other records)
+//! and what they say, kept apart from the sync that moves them.
+
+use std::collections::hash_map::RandomState;
+use std::hash::BuildHasher;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use super::MAX_KNOWN_HOSTS;
+use crate::core::duration::Millis;
+use crate::core::window::WindowGeometry;
+use crate::storage::shm::{GENERATION_MASK, SLOTS, TierWord as Word};
+
+/// The plain words of an `F` record.
+pub(super) struct Control(pub(super) &'static [AtomicU64]);
+
+impl Control {
+    pub(super) fn get(&self, word: Word) -> u64 {
+        self.0[word as usize].load(Ordering::Acquire)
+    }
+
+    pub(super) fn at(&self, word: Word, index: usize) -> &AtomicU64 {
+        &self.0[word as usize + index]
+    }
+
+    pub(super) fn set(&self, word: Word, value: u64) {
+        self.0[word as usize].store(value, Ordering::Release);
+    }
+
+    pub(super) fn swap(&self, word: Word, from: u64, to: u64) -> bool {
+        self.0[word as usize]
+            .compare_exchange(from, to, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+
+    pub(super) fn degraded(&self) -> bool {
+        self.get(Word::Degraded) != 0
+    }
+
+    /// The host's identity, drawn by the first process that needs it.
+    pub(super) fn host_id(&self) -> u64 {
+        let id = self.get(Word::HostId);
+        if id != 0 {
+            return id;
+        }
+        let drawn = RandomState::new().hash_one((std::process::id(), std::time::SystemTime::now())) | 1;
+        if self.swap(Word::HostId, 0, drawn) {
+            drawn
+        } else {
+            self.get(Word::HostId)
+        }
+    }
+
+    pub(super) fn geometry(&self) -> Option<(WindowGeometry, usize)> {
+        let (window_ms, slot_count) = (self.get(Word::WindowMs), self.get(Word::SlotCount) as usize);
+        (window_ms > 0 && (1..=SLOTS).contains(&slot_count))
+            .then(|| (WindowGeometry::new(window_ms as Millis), slot_count))
+    }
+
+    pub(super) fn known_hosts(&self) -> Vec<u64> {
+        let count = (self.get(Word::KnownHostCount) as usize).min(MAX_KNOWN_HOSTS);
+        (0..count)
+            .map(|index| self.at(Word::KnownHosts, index).load(Ordering::Relaxed))
+            .collect()
+    }
+
+    /// Keeps the hosts `listed` whose windows the next sync reads: this host
+    /// `own` first when listed (so that it does not append itself again),
+    /// then the others in the list's order, `MAX_KNOWN_HOSTS` in all.
+    pub(super) fn set_known_hosts(&self, listed: &[u64], own: u64) {
+        let mut hosts: Vec<u64> = listed.iter().copied().filter(|&host| host == own).take(1).collect();
+        hosts.extend(listed.iter().copied().filter(|&host| host != own));
+        hosts.truncate(MAX_KNOWN_HOSTS);
+        for (index, host) in hosts.iter().enumerate() {
+            self.at(Word::KnownHosts, index).store(*host, Ordering::Relaxed);
+        }
+        self.set(Word::KnownHostCount, hosts.len() as u64);
+    }
+
+    /// The whole generation of the host's `generation` (14 bits), as the
+    /// fleet stores it.
+    pub(super) fn widen(&self, generation: u64) -> u64 {
+        let fleet = self.get(Word::FleetGeneration);
+        if generation & GENERATION_MASK == fleet & GENERATION_MASK {
+            fleet
+        } else {
+            generation
+        }
+    }
+
+    /// The others' totals to add to the host's window of `generation`, when
+    /// the last sync saw that generation.
+    #[inline]
+    pub(super) fn others(&self, generation: u64, slot_count: usize) -> Option<([u64; SLOTS], u64)> {
+        if self.get(Word::OthersGeneration) != (generation & GENERATION_MASK) + 1 {
+            return None;
+        }
+        let mut sums = [0; SLOTS];
+        for (slot, sum) in sums.iter_mut().enumerate().take(slot_count) {
+            *sum = self.at(Word::Others, slot).load(Ordering::Relaxed);
+        }
+        Some((sums, self.get(Word::OthersRun)))
+    }
+}
