@@ -27,6 +27,10 @@ pub const FRESH_BUCKETS: i64 = 3;
 /// forgetting one costs its next record a read of the whole window.
 pub const MAX_CIRCUITS: usize = 4_096;
 
+/// A position of the ring that holds no bucket: no instant is in it (a
+/// bucket is at least a second, so `i64::MIN` is 292 billion years away).
+const NO_BUCKET: i64 = i64::MIN;
+
 /// A circuit's window in one generation: what counts are learned for.
 #[derive(Clone, Copy)]
 pub struct Counted<'a> {
@@ -48,8 +52,8 @@ struct Window {
     /// The window, slot count and generation the counts belong to.
     of: (WindowGeometry, usize, u64),
     /// By position in the ring of buckets (`WindowGeometry::ring_slot`):
-    /// the bucket whose counts are held there.
-    buckets: Vec<Option<i64>>,
+    /// the bucket whose counts are held there, [`NO_BUCKET`] for none.
+    buckets: Vec<i64>,
     /// `slot_count` counts per position.
     counts: Vec<u64>,
     /// The last plan made, and the bucket it was made in: the same until
@@ -108,7 +112,7 @@ impl Finished {
         // The ring's positions follow the buckets, wrapping at its end.
         let mut position = window.ring_slot(*covered.start());
         for bucket in covered {
-            if bucket >= fresh_from || learned.buckets[position] != Some(bucket) {
+            if bucket >= fresh_from || learned.buckets[position] != bucket {
                 read.push(bucket);
             } else {
                 let counts = &learned.counts[position * slot_count..][..slot_count];
@@ -139,7 +143,7 @@ impl Finished {
         let ring_len = window.ring_len();
         let fresh = || Window {
             of,
-            buckets: vec![None; ring_len],
+            buckets: vec![NO_BUCKET; ring_len],
             counts: vec![0; ring_len * slot_count],
             planned: None,
         };
@@ -158,11 +162,11 @@ impl Finished {
         for (&bucket, bucket_counts) in read.iter().zip(counts.chunks(slot_count)) {
             if bucket < over_before {
                 let position = window.ring_slot(bucket);
-                if learned.buckets[position] != Some(bucket) {
+                if learned.buckets[position] != bucket {
                     // Known from now on: the next plan reads it no more.
                     learned.planned = None;
                 }
-                learned.buckets[position] = Some(bucket);
+                learned.buckets[position] = bucket;
                 learned.counts[position * slot_count..][..slot_count].copy_from_slice(bucket_counts);
             }
         }
