@@ -4,7 +4,9 @@
 # is the difference of two runs (N and 11N iterations) over 10N, so that
 # startup and setup cancel out. The `fleet` scenario (FleetStorage, issue 12)
 # and the `redis` one (RedisStorage, issue 22) are measured only when named,
-# against a redis-server started here.
+# against a redis-server started here; so is the `memcached` one
+# (MemcachedStorage, issue 22), against a memcached started here, with the
+# server commands of a call beside it (bench/memcached-commands.php).
 # Usage: bench/callgrind.sh PATH/TO/circuit_breaker.so [scenario...]
 set -euo pipefail
 extension=${1:?usage: bench/callgrind.sh PATH/TO/circuit_breaker.so [scenario...]}
@@ -21,6 +23,14 @@ if [[ " ${scenarios[*]} " == *" fleet "* || " ${scenarios[*]} " == *" redis "* ]
     start_group -C "$work" redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log"
     for _ in $(seq 100); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.05; done
     export CB_BENCH_REDIS=127.0.0.1:$port
+fi
+if [[ " ${scenarios[*]} " == *" memcached"* ]]; then
+    source "$here/../scripts/lib.sh"
+    memcached_port=$(free_port)
+    start_group memcached -l 127.0.0.1 -p "$memcached_port" -U 0 -u "$(id -un)"
+    wait_for_port "$memcached_port" memcached
+    export CB_BENCH_MEMCACHED=127.0.0.1:$memcached_port
+    php -n -d "extension=$extension" "$here/memcached-commands.php" "$CB_BENCH_MEMCACHED" 1000
 fi
 instructions() {
     valgrind --tool=callgrind --callgrind-out-file="$work/out" php -n -d "extension=$extension" \

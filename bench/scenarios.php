@@ -2,13 +2,15 @@
 // The scenarios of issue 13, each a function running `$n` iterations; shared
 // by bench/protected-call.php (timings) and bench/callgrind.sh (instruction
 // counts, `php bench/scenarios.php NAME N`). With CB_BENCH_REDIS (host:port),
-// the `fleet` scenario too: the protected call on FleetStorage (issue 12).
+// the `fleet` scenario too: the protected call on FleetStorage (issue 12);
+// with CB_BENCH_MEMCACHED (host:port), the `memcached` one (issue 22).
 
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Configuration;
 use Zeusi\CircuitBreaker\HalfOpen\RampPolicy;
 use Zeusi\CircuitBreaker\Opening\FailureRateRule;
 use Zeusi\CircuitBreaker\Storage\FleetStorage;
+use Zeusi\CircuitBreaker\Storage\MemcachedStorage;
 use Zeusi\CircuitBreaker\Storage\RedisStorage;
 use Zeusi\CircuitBreaker\Storage\SharedMemoryStorage;
 
@@ -51,13 +53,20 @@ function bench_scenarios(): array
     }
     $one = new CircuitBreaker('https://api.example.com/service/number-x', $configuration, $storage);
     $redis = getenv('CB_BENCH_REDIS');
-    $fleet = $redis !== false && class_exists(FleetStorage::class)
+    $remote = $redis !== false && class_exists(FleetStorage::class)
         ? [
             'fleet' => bench_protected_calls(new CircuitBreaker('fleet', bench_configuration(), new FleetStorage(new RedisStorage("redis://$redis", 'bench-fleet:')))),
             // Issue 22: the client side of a permitted RedisStorage call (2 round trips).
             'redis' => bench_protected_calls(new CircuitBreaker('redis', bench_configuration(), new RedisStorage("redis://$redis", 'bench-redis:', 1.0))),
         ]
         : [];
+    $memcached = getenv('CB_BENCH_MEMCACHED');
+    if ($memcached !== false) {
+        // Issue 22: the client side of a permitted MemcachedStorage call (2 round trips).
+        $remote['memcached'] = bench_protected_calls(new CircuitBreaker('memcached', bench_configuration(), new MemcachedStorage($memcached, 'bench-memcached:', 1.0)));
+        // The 30 s window of the figure issue 22 started from (193 819 instructions).
+        $remote['memcached-30s'] = bench_protected_calls(new CircuitBreaker('memcached-30s', bench_configuration(30), new MemcachedStorage($memcached, 'bench-memcached:', 1.0)));
+    }
     return [
         // The floor: two calls of the cheapest method of an ext-php-rs
         // class without arguments (it returns a field, a short string).
@@ -109,7 +118,7 @@ function bench_scenarios(): array
             }
         },
         'listener' => bench_protected_calls($listened),
-    ] + $fleet;
+    ] + $remote;
 }
 
 /** @return Closure(int): void $n protected calls of $breaker */
@@ -128,7 +137,7 @@ if (realpath($_SERVER['SCRIPT_FILENAME']) === __FILE__) {
     $scenarios = bench_scenarios();
     $name = $argv[1] ?? 'reused';
     if (!isset($scenarios[$name])) {
-        fwrite(STDERR, "scenario: one of " . implode(', ', array_keys($scenarios)) . " (fleet: with CB_BENCH_REDIS and FleetStorage), not '$name'\n");
+        fwrite(STDERR, "scenario: one of " . implode(', ', array_keys($scenarios)) . " (fleet, redis: with CB_BENCH_REDIS; memcached: with CB_BENCH_MEMCACHED), not '$name'\n");
         exit(2);
     }
     $scenarios[$name]((int) ($argv[2] ?? 1000));

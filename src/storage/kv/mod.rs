@@ -21,8 +21,10 @@
 //! next incremented. Either way the circuit counts again at once.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
+
+use finished::{Counted, FRESH_BUCKETS, Finished};
+use keys::ServiceKeys;
 
 use super::codec::{MAX_STATE_NUMBER, decode_state, encode_state};
 use super::named::Named;
@@ -32,6 +34,7 @@ use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
 use crate::core::window::WindowGeometry;
+use crate::http::target::FastMap;
 
 /// The primitives a key-value store provides. Keys are printable ASCII;
 /// values are the decimal text of integers, or a state's text. `shard`
@@ -131,16 +134,19 @@ fn shown(value: &[u8]) -> String {
 /// outside `[A-Za-z0-9_.-]` percent-encoded, so keys are printable ASCII
 /// without spaces and two services never share one.
 pub fn key_name(prefix: &[u8], service: &[u8]) -> Vec<u8> {
-    fn encode(name: &mut Vec<u8>, bytes: &[u8]) {
-        for &byte in bytes {
-            if byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b'-') {
-                name.push(byte);
-            } else {
-                name.extend_from_slice(format!("%{byte:02X}").as_bytes());
-            }
+    fn encode(name: &mut Vec<u8>, mut bytes: &[u8]) {
+        const HEX: &[u8; 16] = b"0123456789ABCDEF";
+        let kept = |byte: &u8| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'.' | b'-');
+        // Runs of bytes kept as they are, each byte between them encoded.
+        while let Some(encoded) = bytes.iter().position(|byte| !kept(byte)) {
+            let byte = bytes[encoded];
+            name.extend_from_slice(&bytes[..encoded]);
+            name.extend_from_slice(&[b'%', HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 15)]]);
+            bytes = &bytes[encoded + 1..];
         }
+        name.extend_from_slice(bytes);
     }
-    let mut name = Vec::with_capacity(prefix.len() + service.len() + 3);
+    let mut name = Vec::with_capacity(prefix.len() + service.len() + 16);
     encode(&mut name, prefix);
     name.extend_from_slice(b"cb:");
     encode(&mut name, service);
@@ -160,10 +166,15 @@ fn parse_number(bytes: &[u8]) -> Option<u64> {
     (count <= MAX_COUNT).then_some(count)
 }
 
-fn key(name: &[u8], parts: std::fmt::Arguments<'_>) -> Vec<u8> {
-    let mut key = name.to_vec();
-    key.extend_from_slice(parts.to_string().as_bytes());
-    key
+/// The window of `record` in `generation`, as the memory of finished
+/// buckets names it.
+fn counted<'a>(circuit: &'a [u8], record: &OutcomeRecord, generation: u64) -> Counted<'a> {
+    Counted {
+        circuit,
+        window: record.window,
+        slot_count: record.slot_count,
+        generation,
+    }
 }
 
 /// The values of a multi-get, in the order of its keys (`None`: absent).
@@ -182,8 +193,19 @@ struct OpenCircuits {
 /// How many services an object remembers the state of at most (then it
 /// starts over): forgetting one costs its next record a read of the state,
 /// as in the Redis storage (`redis::memory`). A long-lived worker calling
-/// ever new names (one per tenant, say) must not grow without end.
+/// ever new names (one per tenant, say) must not grow without end, and
+/// the bound is what lets the map use a fast hash: no set of names makes
+/// it slow for long.
 const MAX_SEEN: usize = 4_096;
+
+/// Where the counts of finished buckets are kept (see `finished`).
+enum FinishedIn {
+    /// In the storage object.
+    Object(RefCell<Finished>),
+    /// In the worker, under what the backend reaches (two objects with the
+    /// same name see the same data).
+    Worker(Vec<u8>),
+}
 
 /// The `Storage` operations composed from the primitives of `K`.
 pub struct KvStorage<K> {
@@ -192,10 +214,11 @@ pub struct KvStorage<K> {
     name: NameOf,
     /// The state each service was last seen in by this object: recording an
     /// outcome right after `acquirePermission()` needs no read of its own.
-    seen: RefCell<HashMap<Vec<u8>, CircuitState>>,
+    seen: RefCell<FastMap<Vec<u8>, CircuitState>>,
     /// Set when a worker remembers, between requests, until when a circuit
     /// is open in this store.
     open_circuits: Option<OpenCircuits>,
+    finished: FinishedIn,
 }
 
 impl<K: KeyValue> KvStorage<K> {
@@ -205,15 +228,36 @@ impl<K: KeyValue> KvStorage<K> {
             name,
             seen: RefCell::default(),
             open_circuits: None,
+            finished: FinishedIn::Object(RefCell::default()),
         }
     }
 
-    /// Remembers open circuits in the worker: `storage` names what the
-    /// backend reaches (two objects with the same name see the same data),
-    /// `prefix` the application within it.
+    /// Remembers open circuits, and the counts of finished buckets, in the
+    /// worker: `storage` names what the backend reaches (two objects with
+    /// the same name see the same data), `prefix` the application within it.
     pub fn remembering_open_circuits(mut self, storage: String, prefix: Vec<u8>) -> Self {
+        let mut worker = storage.clone().into_bytes();
+        // A storage's name is text with no NUL: it and a key stay apart.
+        worker.push(0);
+        self.finished = FinishedIn::Worker(worker);
         self.open_circuits = Some(OpenCircuits { storage, prefix });
         self
+    }
+
+    /// Runs `use_it` on the memory of finished buckets, with the name of
+    /// the circuit of `keys` in it.
+    fn with_finished<T>(&self, keys: &ServiceKeys, use_it: impl FnOnce(&mut Finished, &[u8]) -> T) -> T {
+        match &self.finished {
+            FinishedIn::Object(finished) => use_it(&mut finished.borrow_mut(), keys.name()),
+            FinishedIn::Worker(storage) => {
+                let circuit = [storage.as_slice(), keys.name()].concat();
+                finished::in_worker(|finished| use_it(finished, &circuit))
+            }
+        }
+    }
+
+    fn keys(&self, service: &[u8]) -> ServiceKeys {
+        ServiceKeys::new((self.name)(service))
     }
 
     /// The prefix of the application, when the storage was given one to
@@ -237,7 +281,7 @@ impl<K: KeyValue> KvStorage<K> {
     }
 
     fn state_key(&self, service: &[u8]) -> Vec<u8> {
-        key(&(self.name)(service), format_args!(":s"))
+        self.keys(service).state()
     }
 
     /// The state stored at `key` (`None`: absent, the initial state). One
@@ -315,14 +359,17 @@ impl<K: KeyValue> KvStorage<K> {
 
 impl<K: KeyValue> KvStorage<K> {
     /// The counters read back by [`Self::count`] (`values[0]`, the state,
-    /// reads as 0). One that holds no number (written by another client, or
-    /// handed back by a storage written in PHP) is never read as 0 silently:
-    /// it is replaced by 0, and the call fails naming it.
+    /// reads as 0; those before `counters_from` are tallies of the
+    /// generation, the others counters of buckets). One that holds no
+    /// number (written by another client, or handed back by a storage
+    /// written in PHP) is never read as 0 silently: it is replaced by 0,
+    /// and the call fails naming it.
     fn numbers(
         &self,
         shard: u64,
         keys: &[Vec<u8>],
         values: &Values,
+        counters_from: usize,
         record: &OutcomeRecord,
     ) -> Result<Vec<u64>, StorageError> {
         let mut numbers = vec![0; values.len()];
@@ -332,7 +379,7 @@ impl<K: KeyValue> KvStorage<K> {
                 numbers[index] = number;
                 continue;
             }
-            let ttl_ms = if index < 4 {
+            let ttl_ms = if index < counters_from {
                 record.state_ttl_ms
             } else {
                 record.window.counter_ttl_ms()
@@ -354,57 +401,86 @@ impl<K: KeyValue> KvStorage<K> {
     }
 
     /// Counts one outcome in the generation of `state`, and reads back the
-    /// stored state, the tallies and the window of that generation.
+    /// stored state, the tallies and the window of that generation: of the
+    /// window, the buckets writers may still count in and those not known
+    /// yet (`finished`), and of those, every counter but the one
+    /// incremented, whose count the increment answers.
     fn count(
         &self,
         service: &[u8],
         state: CircuitState,
         record: &OutcomeRecord,
     ) -> Result<(Tally, CircuitState), StorageError> {
-        let name = (self.name)(service);
+        let keys = self.keys(service);
         let shard = shard_of(service);
         let generation = state.generation;
-        let now_bucket = record.window.bucket_at(record.now);
-        let counter = key(&name, format_args!(":b:{now_bucket}:{generation}:{}", record.slot));
-        if state.phase == Phase::HalfOpen {
-            self.increment(shard, &key(&name, format_args!(":o:{generation}")), record.state_ttl_ms)?;
+        let (window, slot_count) = (record.window, record.slot_count);
+        let now_bucket = window.bucket_at(record.now);
+        let counter = keys.counter(now_bucket, generation, record.slot);
+        // Only the half-open state reads the generation's outcomes, and
+        // only a rule of consecutive failures its runs (see `Tally`).
+        let counts_outcomes = state.phase == Phase::HalfOpen;
+        let mut read = Vec::with_capacity(4 + FRESH_BUCKETS as usize * slot_count);
+        read.push(keys.state());
+        if counts_outcomes {
+            let outcomes = keys.of_generation(b'o', generation);
+            self.increment(shard, &outcomes, record.state_ttl_ms)?;
+            read.push(outcomes);
         }
-        if record.counts_runs && record.outcome == Outcome::Failure {
-            self.increment(shard, &key(&name, format_args!(":f:{generation}")), record.state_ttl_ms)?;
+        if record.counts_runs {
+            let failures = keys.of_generation(b'f', generation);
+            if record.outcome == Outcome::Failure {
+                self.increment(shard, &failures, record.state_ttl_ms)?;
+            }
+            read.push(failures);
+            read.push(keys.of_generation(b'm', generation));
         }
-        let mut keys = vec![
-            key(&name, format_args!(":s")),
-            key(&name, format_args!(":o:{generation}")),
-            key(&name, format_args!(":f:{generation}")),
-            key(&name, format_args!(":m:{generation}")),
-        ];
-        for bucket in record.window.buckets_covering(record.now) {
-            for slot in 0..record.slot_count {
-                keys.push(key(&name, format_args!(":b:{bucket}:{generation}:{slot}")));
+        let counters_from = read.len();
+        let plan = self.with_finished(&keys, |finished, circuit| {
+            finished.plan(counted(circuit, record, generation), record.now)
+        });
+        let incremented_here = |bucket: i64, slot: usize| bucket == now_bucket && slot == record.slot;
+        for &bucket in &plan.read {
+            let counters = keys.counters(bucket, generation);
+            for slot in 0..slot_count {
+                if !incremented_here(bucket, slot) {
+                    read.push(counters.slot(slot));
+                }
             }
         }
-        let counter_ttl_ms = record.window.counter_ttl_ms();
-        let values = match self.backend.increment_and_get(shard, &counter, counter_ttl_ms, &keys) {
-            Ok((_, values)) => values,
+        let counter_ttl_ms = window.counter_ttl_ms();
+        let (incremented, values) = match self.backend.increment_and_get(shard, &counter, counter_ttl_ms, &read) {
+            // Past any count a breaker writes: another client's.
+            Ok((count, values)) if count > MAX_COUNT => {
+                let repaired = self.replace_garbage_counter(shard, &counter, counter_ttl_ms);
+                (repaired.unwrap_or(Ok(MAX_COUNT))?, values)
+            }
+            Ok(done) => done,
             Err(error) => match self.replace_garbage_counter(shard, &counter, counter_ttl_ms) {
-                Some(replaced) => {
-                    replaced?;
-                    self.backend.get_multiple(shard, &keys)?
-                }
+                Some(replaced) => (replaced?, self.backend.get_multiple(shard, &read)?),
                 None => return Err(error),
             },
         };
-        let current = self.parse_state(service, &keys[0], values[0].as_deref(), record.state_ttl_ms)?;
-        let numbers = self.numbers(shard, &keys, &values, record)?;
-        let (failures, at_last_success) = (numbers[2], numbers[3]);
+        let current = self.parse_state(service, &read[0], values[0].as_deref(), record.state_ttl_ms)?;
+        let numbers = self.numbers(shard, &read, &values, counters_from, record)?;
+        let mut tallies = numbers[1..counters_from].iter().copied();
+        let generation_outcomes = if counts_outcomes {
+            tallies.next().unwrap_or(0)
+        } else {
+            0
+        };
+        let (failures, at_last_success) = match record.counts_runs {
+            true => (tallies.next().unwrap_or(0), tallies.next().unwrap_or(0)),
+            false => (0, 0),
+        };
         if record.counts_runs && record.outcome == Outcome::Success && failures > at_last_success {
             // The run of failures ends here; a failure counted meanwhile
             // starts the next run.
-            let marker = key(&name, format_args!(":m:{generation}"));
+            let marker = counters_from - 1;
             self.backend.compare_and_set(
                 shard,
-                &marker,
-                values[3].as_deref(),
+                &read[marker],
+                values[marker].as_deref(),
                 failures.to_string().as_bytes(),
                 record.state_ttl_ms,
             )?;
@@ -413,14 +489,32 @@ impl<K: KeyValue> KvStorage<K> {
             Outcome::Success => 0,
             Outcome::Failure => failures.saturating_sub(at_last_success),
         };
-        let mut window = vec![0; record.slot_count];
-        for (index, count) in numbers[4..].iter().enumerate() {
-            window[index % record.slot_count] += count;
+        // The counts of the buckets read, `slot_count` each.
+        let mut read_counts = numbers[counters_from..].iter();
+        let mut counts = Vec::with_capacity(plan.read.len() * slot_count);
+        for &bucket in &plan.read {
+            for slot in 0..slot_count {
+                counts.push(match incremented_here(bucket, slot) {
+                    true => incremented,
+                    false => read_counts.next().copied().unwrap_or(0),
+                });
+            }
+        }
+        if current.generation == generation {
+            self.with_finished(&keys, |finished, circuit| {
+                finished.learn(counted(circuit, record, generation), record.now, &plan.read, &counts);
+            });
+        }
+        let mut window = plan.known;
+        for bucket_counts in counts.chunks(slot_count) {
+            for (sum, count) in window.iter_mut().zip(bucket_counts) {
+                *sum = sum.saturating_add(*count);
+            }
         }
         Ok((
             Tally {
                 window: window.into(),
-                generation_outcomes: numbers[1],
+                generation_outcomes,
                 consecutive_failures,
             },
             current,
@@ -511,11 +605,11 @@ impl<K: KeyValue + 'static> CircuitStore for KvStorage<K> {
         slot_count: usize,
         now: Millis,
     ) -> Result<Vec<u64>, StorageError> {
-        let name = (self.name)(service);
+        let service_keys = self.keys(service);
         let keys: Vec<Vec<u8>> = window
             .buckets_covering(now)
             .flat_map(|bucket| (0..slot_count).map(move |slot| (bucket, slot)))
-            .map(|(bucket, slot)| key(&name, format_args!(":b:{bucket}:{generation}:{slot}")))
+            .map(|(bucket, slot)| service_keys.counter(bucket, generation, slot))
             .collect();
         let values = self.backend.get_multiple(shard_of(service), &keys)?;
         let mut sums = vec![0; slot_count];
@@ -541,10 +635,10 @@ impl<K: KeyValue + 'static> CircuitStore for KvStorage<K> {
     /// something to prune; one that lost the race to an append tries again
     /// at the next sync). Hosts come back by appending again.
     fn sync_host(&self, service: &[u8], window: &HostWindow<'_>) -> Result<FleetView, StorageError> {
-        let name = (self.name)(service);
+        let service_keys = self.keys(service);
         let generation = window.generation;
-        let window_key = |host: u64| key(&name, format_args!(":h:{generation}:{host}"));
-        let list_key = key(&name, format_args!(":l:{generation}"));
+        let window_key = |host: u64| service_keys.host_window(generation, host);
+        let list_key = service_keys.of_generation(b'l', generation);
         let own_key = window_key(window.host);
         let entry = format!(",{}", window.host);
         let mut writes = vec![Write::Set {
@@ -571,7 +665,7 @@ impl<K: KeyValue + 'static> CircuitStore for KvStorage<K> {
             .copied()
             .filter(|&host| host != window.host)
             .collect();
-        let state_key = self.state_key(service);
+        let state_key = service_keys.state();
         let mut keys = vec![state_key.clone(), list_key.clone()];
         keys.extend(others.iter().map(|&host| window_key(host)));
         let mut values = self
@@ -614,10 +708,9 @@ impl<K: KeyValue + 'static> CircuitStore for KvStorage<K> {
     }
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
-        let name = (self.name)(service);
         self.increment(
             shard_of(service),
-            &key(&name, format_args!(":a:{}", state.generation)),
+            &self.keys(service).of_generation(b'a', state.generation),
             ttl_ms,
         )
     }
@@ -653,6 +746,8 @@ fn prune_host_list(list: &[u8], gone: &[u64], own: u64) -> (Vec<u64>, bool) {
     (listed, prune)
 }
 
+mod finished;
+mod keys;
 #[cfg(test)]
 mod tests;
 

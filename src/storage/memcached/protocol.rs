@@ -90,12 +90,28 @@ pub struct Connection {
 }
 
 /// The command a refusal answered, when `line` is one.
-fn refusal(command: &'static str, line: &str) -> Option<ProtocolError> {
-    (line == "ERROR" || line.starts_with("CLIENT_ERROR") || line.starts_with("SERVER_ERROR")).then(|| {
+fn refusal(command: &'static str, line: &[u8]) -> Option<ProtocolError> {
+    (line == b"ERROR" || line.starts_with(b"CLIENT_ERROR") || line.starts_with(b"SERVER_ERROR")).then(|| {
         ProtocolError::Refused {
             command,
-            answer: quoted(line.as_bytes()),
+            answer: quoted(line),
         }
+    })
+}
+
+/// A line without the `\r` before its `\n`.
+fn without_return(line: &[u8]) -> &[u8] {
+    line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// The decimal number `digits` spell, if they spell one that fits.
+fn number(digits: &[u8]) -> Option<u64> {
+    if digits.is_empty() || digits.len() > 20 {
+        return None;
+    }
+    digits.iter().try_fold(0u64, |number, &digit| {
+        digit.is_ascii_digit().then_some(())?;
+        number.checked_mul(10)?.checked_add(u64::from(digit - b'0'))
     })
 }
 
@@ -154,8 +170,25 @@ impl Connection {
         Ok(())
     }
 
-    /// The next line of the answer, at most [`MAX_LINE_BYTES`] long.
-    fn line(&mut self) -> Result<String, ProtocolError> {
+    /// Runs `parse` on the next line of the answer, without its `\r\n`, at
+    /// most [`MAX_LINE_BYTES`] long: in the read buffer when it holds the
+    /// line whole, as it nearly always does, else copied out first.
+    fn with_line<T>(&mut self, parse: impl FnOnce(&[u8]) -> T) -> Result<T, ProtocolError> {
+        let available = self.reader.fill_buf()?;
+        if let Some(end) = available.iter().position(|&byte| byte == b'\n')
+            && end <= MAX_LINE_BYTES + 1
+        {
+            let parsed = parse(without_return(&available[..end]));
+            self.reader.consume(end + 1);
+            return Ok(parsed);
+        }
+        let line = self.long_line()?;
+        Ok(parse(without_return(&line)))
+    }
+
+    /// The next line, read in pieces, with its `\n` cut.
+    #[cold]
+    fn long_line(&mut self) -> Result<Vec<u8>, ProtocolError> {
         let mut line = Vec::new();
         loop {
             let available = self.reader.fill_buf()?;
@@ -174,69 +207,85 @@ impl Connection {
             line.extend_from_slice(&available[..taken]);
             self.reader.consume(taken);
             if ended {
-                break;
+                line.pop();
+                return Ok(line);
             }
-        }
-        let line = line.strip_suffix(b"\n").unwrap_or(&line);
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        match std::str::from_utf8(line) {
-            Ok(line) => Ok(line.to_owned()),
-            Err(_) => Err(ProtocolError::Unexpected(format!("\"{}\"", quoted(line)))),
         }
     }
 
-    fn incr_request(key: &[u8]) -> Vec<u8> {
-        [b"incr ", key, b" 1\r\n"].concat()
+    /// Appends `incr <key> 1\r\n` to `request`.
+    fn incr_request(request: &mut Vec<u8>, key: &[u8]) {
+        request.extend_from_slice(b"incr ");
+        request.extend_from_slice(key);
+        request.extend_from_slice(b" 1\r\n");
     }
 
     fn read_incr(&mut self) -> Result<Incremented, ProtocolError> {
-        let line = self.line()?;
-        if line == "NOT_FOUND" {
-            return Ok(Incremented::NotFound);
-        }
-        if let Some(refused) = refusal("incr", &line) {
-            return Err(refused);
-        }
-        line.trim()
-            .parse()
-            .map(Incremented::Value)
-            .map_err(|_| ProtocolError::Unexpected(format!("\"{}\" to incr", quoted(line.as_bytes()))))
+        self.with_line(|line| {
+            if line == b"NOT_FOUND" {
+                return Ok(Incremented::NotFound);
+            }
+            if let Some(refused) = refusal("incr", line) {
+                return Err(refused);
+            }
+            number(line.trim_ascii())
+                .map(Incremented::Value)
+                .ok_or_else(|| ProtocolError::Unexpected(format!("\"{}\" to incr", quoted(line))))
+        })?
     }
 
-    fn gets_request(keys: &[Vec<u8>]) -> Vec<u8> {
-        let mut request = b"gets".to_vec();
+    /// Appends `gets <key>...\r\n` to `request`.
+    fn gets_request(request: &mut Vec<u8>, keys: &[Vec<u8>]) {
+        request.extend_from_slice(b"gets");
         for key in keys {
             request.push(b' ');
             request.extend_from_slice(key);
         }
         request.extend_from_slice(b"\r\n");
-        request
+    }
+
+    /// The length of a request for `keys` (and `more` bytes besides).
+    fn request_length(keys: &[Vec<u8>], more: usize) -> usize {
+        keys.iter().map(|key| key.len() + 1).sum::<usize>() + 6 + more
     }
 
     /// Reads a `gets` answer, as items in the order of `keys`.
     fn read_gets(&mut self, keys: &[Vec<u8>]) -> Result<Vec<Option<Item>>, ProtocolError> {
         let mut items: Vec<Option<Item>> = keys.iter().map(|_| None).collect();
         loop {
-            let line = self.line()?;
-            if line == "END" {
+            // The key's position, its value's length and CAS token; None at END.
+            let header = self.with_line(|line| {
+                if line == b"END" {
+                    return Ok(None);
+                }
+                // Ends the answer, in place of END.
+                if let Some(refused) = refusal("gets", line) {
+                    return Err(refused);
+                }
+                let unexpected = || ProtocolError::Unexpected(format!("\"{}\" to gets", quoted(line)));
+                let mut parts = line.split(|&byte| byte == b' ');
+                let (Some(b"VALUE"), Some(key), Some(_), Some(length), Some(cas), None) = (
+                    parts.next(),
+                    parts.next(),
+                    parts.next(),
+                    parts.next(),
+                    parts.next(),
+                    parts.next(),
+                ) else {
+                    return Err(unexpected());
+                };
+                let length = number(length).ok_or_else(unexpected)?;
+                let cas = number(cas).ok_or_else(unexpected)?;
+                // Only the keys asked for: a value for another is no answer.
+                let position = keys
+                    .iter()
+                    .position(|wanted| wanted.as_slice() == key)
+                    .ok_or_else(unexpected)?;
+                Ok(Some((position, length, cas)))
+            })??;
+            let Some((position, length, cas)) = header else {
                 return Ok(items);
-            }
-            // Ends the answer, in place of END.
-            if let Some(refused) = refusal("gets", &line) {
-                return Err(refused);
-            }
-            let unexpected = || ProtocolError::Unexpected(format!("\"{}\" to gets", quoted(line.as_bytes())));
-            let parts: Vec<&str> = line.split(' ').collect();
-            let ["VALUE", key, _, length, cas] = parts[..] else {
-                return Err(unexpected());
             };
-            let length: u64 = length.parse().map_err(|_| unexpected())?;
-            let cas: u64 = cas.parse().map_err(|_| unexpected())?;
-            // Only the keys asked for: a value for another is no answer.
-            let position = keys
-                .iter()
-                .position(|wanted| wanted.as_slice() == key.as_bytes())
-                .ok_or_else(unexpected)?;
             if length > MAX_VALUE_BYTES {
                 return Err(ProtocolError::Oversized {
                     key: keys[position].clone(),
@@ -248,7 +297,8 @@ impl Connection {
             std::io::Read::read_exact(&mut self.reader, &mut value)?;
             if !value.ends_with(b"\r\n") {
                 return Err(ProtocolError::Unexpected(format!(
-                    "a value of {key} not followed by \\r\\n"
+                    "a value of {} not followed by \\r\\n",
+                    keys[position].escape_ascii()
                 )));
             }
             value.truncate(length as usize);
@@ -257,12 +307,16 @@ impl Connection {
     }
 
     pub fn increment(&mut self, key: &[u8]) -> Result<Incremented, ProtocolError> {
-        self.send(&Self::incr_request(key))?;
+        let mut request = Vec::with_capacity(key.len() + 9);
+        Self::incr_request(&mut request, key);
+        self.send(&request)?;
         self.read_incr()
     }
 
     pub fn gets(&mut self, keys: &[Vec<u8>]) -> Result<Vec<Option<Item>>, ProtocolError> {
-        self.send(&Self::gets_request(keys))?;
+        let mut request = Vec::with_capacity(Self::request_length(keys, 0));
+        Self::gets_request(&mut request, keys);
+        self.send(&request)?;
         self.read_gets(keys)
     }
 
@@ -274,7 +328,10 @@ impl Connection {
         key: &[u8],
         keys: &[Vec<u8>],
     ) -> Result<(Incremented, Vec<Option<Item>>), ProtocolError> {
-        self.send(&[Self::incr_request(key), Self::gets_request(keys)].concat())?;
+        let mut request = Vec::with_capacity(Self::request_length(keys, key.len() + 9));
+        Self::incr_request(&mut request, key);
+        Self::gets_request(&mut request, keys);
+        self.send(&request)?;
         let incremented = match self.read_incr() {
             Err(error) if error.breaks_connection() => return Err(error),
             incremented => incremented,
@@ -297,14 +354,13 @@ impl Connection {
     }
 
     fn read_store(&mut self, command: &'static str) -> Result<bool, ProtocolError> {
-        let line = self.line()?;
-        match line.as_str() {
-            "STORED" | "TOUCHED" => Ok(true),
-            "NOT_STORED" | "EXISTS" | "NOT_FOUND" => Ok(false),
+        self.with_line(|line| match line {
+            b"STORED" | b"TOUCHED" => Ok(true),
+            b"NOT_STORED" | b"EXISTS" | b"NOT_FOUND" => Ok(false),
             // Memcached reads the whole value before it refuses one.
             other => Err(refusal(command, other)
-                .unwrap_or_else(|| ProtocolError::Unexpected(format!("\"{}\" to {command}", quoted(line.as_bytes()))))),
-        }
+                .unwrap_or_else(|| ProtocolError::Unexpected(format!("\"{}\" to {command}", quoted(line))))),
+        })?
     }
 
     fn store(
@@ -336,7 +392,7 @@ impl Connection {
                 request.extend_from_slice(&Self::store_request(command, key, value, *expiry, None));
             }
         }
-        request.extend_from_slice(&Self::gets_request(keys));
+        Self::gets_request(&mut request, keys);
         self.send(&request)?;
         let mut refused = None;
         for (command, ..) in stores {
@@ -384,7 +440,25 @@ impl Connection {
 
 #[cfg(test)]
 mod tests {
-    use super::expiry;
+    use super::{expiry, number};
+
+    #[test]
+    fn numbers_are_plain_decimal_digits_that_fit() {
+        assert_eq!(number(b"0"), Some(0));
+        assert_eq!(number(b"1764000000"), Some(1_764_000_000));
+        assert_eq!(number(b"18446744073709551615"), Some(u64::MAX));
+        for not_one in [
+            &b""[..],
+            b"18446744073709551616",
+            b"+1",
+            b"-1",
+            b"1 ",
+            b"0x1",
+            b"123456789012345678901",
+        ] {
+            assert_eq!(number(not_one), None, "{}", not_one.escape_ascii());
+        }
+    }
 
     #[test]
     fn expiries_over_thirty_days_become_unix_times() {
