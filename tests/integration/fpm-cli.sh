@@ -81,8 +81,10 @@ cli --prefix=named-it: force-closed payments 10m
 check "force-closed payments succeeds" "$status $(cat "$work/out")" "0 payments: forced closed for 600s"
 check "every worker then permits payments" "$(await_permitted payments 12)" 12
 cli --prefix=named-it: status payments
+# However long the workers took to see it, the forced state ends within
+# the 600 s it was forced for, and has not ended yet.
 check "status of payments: closed, forced, 600 s" \
-    "$(grep -E '^(state|forced):' "$work/out" | tr '\n' ' ')$(grep -c '^remaining: 59[0-9]' "$work/out")" \
+    "$(grep -E '^(state|forced):' "$work/out" | tr '\n' ' ')$(awk '/^remaining:/ { sub(/s$/, "", $2); print ($2 + 0 > 0 && $2 + 0 <= 600) }' "$work/out")" \
     "state: closed forced: yes 1"
 # Failures open nothing while forced closed.
 check "failures open no forced-closed circuit" "$(request fail payments | sed 's/.*"state":"\([a-z]*\)".*/\1/')" closed
