@@ -45,3 +45,9 @@ echo
 "$here/http.sh" "$extension"
 echo
 php -n -d "extension=$extension" "$here/brownout.php"
+# What a breaker built per request adds to a request in a php-fpm worker,
+# in instructions (callgrind).
+if command -v valgrind > /dev/null && command -v "${PHP_FPM:-php-fpm8.2}" > /dev/null; then
+    echo
+    "$here/fpm-request.sh" "$extension"
+fi
