@@ -17,7 +17,7 @@
 //!   bucket (its time to live is far longer than a bucket).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use crate::http::target::FastMap;
 use std::ops::RangeInclusive;
@@ -38,8 +38,9 @@ struct Circuit {
     seen: Option<CircuitState>,
     /// The window and generation the finished counts belong to.
     counted: Option<(WindowGeometry, usize, u64)>,
-    /// Counts of buckets that were over when read, by bucket.
-    finished: HashMap<i64, Vec<u64>>,
+    /// Counts of buckets that were over when read, by bucket: in order, so
+    /// that a record sums the older buckets of its window in one pass.
+    finished: BTreeMap<i64, Vec<u64>>,
     /// The bucket and generation of the counters given a time to live, the
     /// slots of those counters, and whether the state was given one.
     ttl_given: Option<(i64, u64, Vec<usize>, bool)>,
@@ -142,12 +143,19 @@ pub fn plan(
             return None;
         }
         let mut sums = vec![0; slot_count];
-        for bucket in *covered.start()..fresh_from {
-            for (sum, count) in sums.iter_mut().zip(circuit.finished.get(&bucket)?) {
+        let mut found = 0;
+        for counts in circuit
+            .finished
+            .range(*covered.start()..fresh_from)
+            .map(|(_, counts)| counts)
+        {
+            for (sum, count) in sums.iter_mut().zip(counts) {
                 *sum += count;
             }
+            found += 1;
         }
-        Some(sums)
+        // Every older bucket must be known.
+        (found == fresh_from - covered.start()).then_some(sums)
     });
     match known {
         Some(sums) => (fresh_from..=*covered.end(), sums),
@@ -174,9 +182,24 @@ pub fn learn(
             circuit.counted = counted;
             circuit.finished.clear();
         }
-        circuit.finished.retain(|bucket, _| covered.contains(bucket));
+        // The buckets out of the window go first (the map is in order), and
+        // a bucket known already with the same counts is left as it is.
+        while circuit
+            .finished
+            .first_key_value()
+            .is_some_and(|(bucket, _)| bucket < covered.start())
+        {
+            circuit.finished.pop_first();
+        }
+        while circuit
+            .finished
+            .last_key_value()
+            .is_some_and(|(bucket, _)| bucket > covered.end())
+        {
+            circuit.finished.pop_last();
+        }
         for (bucket, bucket_counts) in (first..).zip(counts) {
-            if bucket < over_before {
+            if bucket < over_before && circuit.finished.get(&bucket) != Some(bucket_counts) {
                 circuit.finished.insert(bucket, bucket_counts.clone());
             }
         }
