@@ -18,6 +18,7 @@ mod error;
 mod keys;
 mod listing;
 mod memory;
+mod resp;
 mod scripts;
 mod sentinel;
 mod target;
