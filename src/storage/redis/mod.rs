@@ -188,14 +188,17 @@ impl RedisStorage {
     /// ignored, or the first error reply.
     fn try_batch(&self, keys: &ServiceKeys, batch: &Batch) -> Result<Vec<Value>, CallError> {
         let deadline = self.round_trip_deadline()?;
-        let commands = batch.commands();
-        let exchange =
-            |connection: &mut Connection| connection.exchange(&batch::packed(commands, false), commands.len());
+        let exchange = |connection: &mut Connection| connection.exchange(&batch.packed(), batch.len());
         let replies = match &self.target {
             Target::Standalone(info) => on_pooled_node(info, &self.target_key, deadline, &exchange),
-            Target::Cluster(seeds) => {
-                cluster::batch(&self.target_key, seeds, self.timeout, deadline, keys.slot(), commands)
-            }
+            Target::Cluster(seeds) => cluster::batch(
+                &self.target_key,
+                seeds,
+                self.timeout,
+                deadline,
+                keys.slot(),
+                &batch.commands(),
+            ),
             Target::Sentinel(target) => sentinel::run(&self.target_key, target, self.timeout, deadline, &exchange),
         }?;
         batch.replies(replies).map_err(CallError::Redis)
