@@ -41,6 +41,10 @@ struct Circuit {
     /// Counts of buckets that were over when read, by bucket: in order, so
     /// that a record sums the older buckets of its window in one pass.
     finished: BTreeMap<i64, Vec<u64>>,
+    /// The sums of `finished` over the buckets `start..end`, the last
+    /// ones planned (`start`, `end`, sums): a record in the same bucket as
+    /// the one before sums nothing. Dropped whenever `finished` changes.
+    summed: Option<(i64, i64, Vec<u64>)>,
     /// The bucket and generation of the counters given a time to live, the
     /// slots of those counters, and whether the state was given one.
     ttl_given: Option<(i64, u64, Vec<usize>, bool)>,
@@ -137,10 +141,15 @@ pub fn plan(
 ) -> (RangeInclusive<i64>, Vec<u64>) {
     let covered = window.buckets_covering(now);
     let fresh_from = (covered.end() - FRESH_BUCKETS + 1).max(*covered.start());
-    let known = CIRCUITS.with_borrow(|circuits| {
-        let circuit = circuits.get(name)?;
+    let known = CIRCUITS.with_borrow_mut(|circuits| {
+        let circuit = circuits.get_mut(name)?;
         if circuit.counted != Some((window, slot_count, generation)) {
             return None;
+        }
+        if let Some((start, end, sums)) = &circuit.summed
+            && (*start, *end) == (*covered.start(), fresh_from)
+        {
+            return Some(sums.clone());
         }
         let mut sums = vec![0; slot_count];
         let mut found = 0;
@@ -155,7 +164,11 @@ pub fn plan(
             found += 1;
         }
         // Every older bucket must be known.
-        (found == fresh_from - covered.start()).then_some(sums)
+        if found != fresh_from - covered.start() {
+            return None;
+        }
+        circuit.summed = Some((*covered.start(), fresh_from, sums.clone()));
+        Some(sums)
     });
     match known {
         Some(sums) => (fresh_from..=*covered.end(), sums),
@@ -181,6 +194,7 @@ pub fn learn(
         if circuit.counted != counted {
             circuit.counted = counted;
             circuit.finished.clear();
+            circuit.summed = None;
         }
         // The buckets out of the window go first (the map is in order), and
         // a bucket known already with the same counts is left as it is.
@@ -190,6 +204,7 @@ pub fn learn(
             .is_some_and(|(bucket, _)| bucket < covered.start())
         {
             circuit.finished.pop_first();
+            circuit.summed = None;
         }
         while circuit
             .finished
@@ -197,10 +212,12 @@ pub fn learn(
             .is_some_and(|(bucket, _)| bucket > covered.end())
         {
             circuit.finished.pop_last();
+            circuit.summed = None;
         }
         for (bucket, bucket_counts) in (first..).zip(counts) {
             if bucket < over_before && circuit.finished.get(&bucket) != Some(bucket_counts) {
                 circuit.finished.insert(bucket, bucket_counts.clone());
+                circuit.summed = None;
             }
         }
     });

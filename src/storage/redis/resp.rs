@@ -126,7 +126,21 @@ impl<S: Read> Reader<S> {
     }
 
     fn number(&self, (start, end): (usize, usize)) -> RedisResult<i64> {
-        std::str::from_utf8(&self.buffer[start..end])
+        let text = &self.buffer[start..end];
+        // The usual case first: digits, maybe after a minus (at most 18
+        // of them cannot overflow).
+        let (negative, digits) = match text {
+            [b'-', digits @ ..] => (true, digits),
+            digits => (false, digits),
+        };
+        if !digits.is_empty() && digits.len() <= 18 && digits.iter().all(u8::is_ascii_digit) {
+            let value = digits
+                .iter()
+                .fold(0_i64, |value, digit| value * 10 + i64::from(digit - b'0'));
+            return Ok(if negative { -value } else { value });
+        }
+        // As redis-rs reads it.
+        std::str::from_utf8(text)
             .ok()
             .and_then(|text| text.trim().parse().ok())
             .ok_or_else(|| parse_error("expected an integer"))
@@ -233,7 +247,7 @@ mod tests {
 
     #[test]
     fn replies_read_as_redis_rs_reads_them_whatever_the_chunks() {
-        let replies: &[u8] = b"+OK\r\n+PONG\r\n:42\r\n: -7 \r\n$-1\r\n$0\r\n\r\n$5\r\nab\r\nc\r\n*-1\r\n*0\r\n\
+        let replies: &[u8] = b"+OK\r\n+PONG\r\n:42\r\n: -7 \r\n:-9223372036854775808\r\n:123456789012345678\r\n:+5\r\n$-1\r\n$0\r\n\r\n$5\r\nab\r\nc\r\n*-1\r\n*0\r\n\
             *3\r\n$1\r\n1\r\n$-1\r\n*1\r\n:3\r\n-ERR unknown command\r\n-WRONGTYPE Operation\r\n";
         // What redis-rs's parser makes of them, one by one.
         let expected: Vec<Value> = [
@@ -241,6 +255,9 @@ mod tests {
             b"+PONG\r\n",
             b":42\r\n",
             b": -7 \r\n",
+            b":-9223372036854775808\r\n",
+            b":123456789012345678\r\n",
+            b":+5\r\n",
             b"$-1\r\n",
             b"$0\r\n\r\n",
             b"$5\r\nab\r\nc\r\n",
@@ -271,6 +288,8 @@ mod tests {
             &b"?what\r\n"[..],
             b"\r\n",
             b":12x\r\n",
+            b":-\r\n",
+            b":9223372036854775808\r\n",
             b"$3\r\nabcd\r\n",
             b"$x\r\n",
             b"*1x\r\n",
