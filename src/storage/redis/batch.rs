@@ -9,30 +9,62 @@ use redis::{Cmd, RedisResult, RedisWrite, ToRedisArgs, Value};
 
 use super::keys::push_decimal;
 
-/// The arguments of every command, one after the other.
+/// The arguments of every command, one after the other, each packed as
+/// Redis reads it (`$<length>\r\n<bytes>\r\n`).
 #[derive(Default)]
 struct Args {
-    bytes: Vec<u8>,
-    /// Where each argument starts in `bytes`; it ends where the next starts.
-    starts: Vec<usize>,
+    packed: Vec<u8>,
+    /// Where each argument starts in `packed` (its `$`), and where its
+    /// bytes start and end.
+    spans: Vec<(usize, usize, usize)>,
+    /// An argument being written (`writer_for_next_arg`, `arg_with`).
+    scratch: Vec<u8>,
 }
 
 impl Args {
     fn get(&self, index: usize) -> &[u8] {
-        let end = self.starts.get(index + 1).copied().unwrap_or(self.bytes.len());
-        &self.bytes[self.starts[index]..end]
+        let (_, start, end) = self.spans[index];
+        &self.packed[start..end]
     }
 }
 
 impl RedisWrite for Args {
     fn write_arg(&mut self, arg: &[u8]) {
-        self.starts.push(self.bytes.len());
-        self.bytes.extend_from_slice(arg);
+        let header = self.packed.len();
+        self.packed.push(b'$');
+        push_decimal(&mut self.packed, arg.len() as u64);
+        self.packed.extend_from_slice(b"\r\n");
+        let start = self.packed.len();
+        self.packed.extend_from_slice(arg);
+        self.spans.push((header, start, self.packed.len()));
+        self.packed.extend_from_slice(b"\r\n");
     }
 
     fn writer_for_next_arg(&mut self) -> impl io::Write + '_ {
-        self.starts.push(self.bytes.len());
-        &mut self.bytes
+        self.scratch.clear();
+        NextArg(self)
+    }
+}
+
+/// Writes one argument into the scratch, added when dropped.
+struct NextArg<'a>(&'a mut Args);
+
+impl io::Write for NextArg<'_> {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.0.scratch.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Drop for NextArg<'_> {
+    fn drop(&mut self) {
+        let arg = std::mem::take(&mut self.0.scratch);
+        self.0.write_arg(&arg);
+        self.0.scratch = arg;
     }
 }
 
@@ -49,8 +81,9 @@ impl Default for Batch {
     fn default() -> Self {
         Self {
             args: Args {
-                bytes: Vec::with_capacity(1024),
-                starts: Vec::with_capacity(32),
+                packed: Vec::with_capacity(1024),
+                spans: Vec::with_capacity(32),
+                scratch: Vec::with_capacity(128),
             },
             commands: Vec::with_capacity(8),
         }
@@ -60,7 +93,7 @@ impl Default for Batch {
 impl Batch {
     /// Adds a command, whose arguments follow.
     pub fn cmd(&mut self, name: &str) -> &mut Self {
-        self.commands.push((self.args.starts.len(), true));
+        self.commands.push((self.args.spans.len(), true));
         self.args.write_arg(name.as_bytes());
         self
     }
@@ -68,6 +101,19 @@ impl Batch {
     pub fn arg<T: ToRedisArgs>(&mut self, arg: T) -> &mut Self {
         if !self.commands.is_empty() {
             arg.write_redis_args(&mut self.args);
+        }
+        self
+    }
+
+    /// An argument written by `write` (a key built in place, with no
+    /// allocation of its own).
+    pub fn arg_with(&mut self, write: impl FnOnce(&mut Vec<u8>)) -> &mut Self {
+        if !self.commands.is_empty() {
+            let mut arg = std::mem::take(&mut self.args.scratch);
+            arg.clear();
+            write(&mut arg);
+            self.args.write_arg(&arg);
+            self.args.scratch = arg;
         }
         self
     }
@@ -85,14 +131,19 @@ impl Batch {
         self.commands.len()
     }
 
-    /// The arguments of command `index`, its name first.
-    fn arguments(&self, index: usize) -> impl Iterator<Item = &[u8]> {
+    /// Where the arguments of command `index` are in `args.spans`.
+    fn span(&self, index: usize) -> std::ops::Range<usize> {
         let first = self.commands[index].0;
         let end = self
             .commands
             .get(index + 1)
-            .map_or(self.args.starts.len(), |(next, _)| *next);
-        (first..end).map(|arg| self.args.get(arg))
+            .map_or(self.args.spans.len(), |(next, _)| *next);
+        first..end
+    }
+
+    /// The arguments of command `index`, its name first.
+    fn arguments(&self, index: usize) -> impl Iterator<Item = &[u8]> {
+        self.span(index).map(|arg| self.args.get(arg))
     }
 
     /// The commands, each a `Cmd` (Redis Cluster redirects them one by one).
@@ -109,19 +160,18 @@ impl Batch {
             .collect()
     }
 
-    /// The commands packed as one request (RESP arrays of bulk strings).
+    /// The commands packed as one request (RESP arrays of bulk strings):
+    /// each one's count of arguments, then its arguments as packed.
     pub fn packed(&self) -> Vec<u8> {
-        let mut packed = Vec::with_capacity(self.args.bytes.len() + 16 * self.args.starts.len());
+        let mut packed = Vec::with_capacity(self.args.packed.len() + 8 * self.len());
         for index in 0..self.len() {
+            let span = self.span(index);
             packed.push(b'*');
-            push_decimal(&mut packed, self.arguments(index).count() as u64);
+            push_decimal(&mut packed, span.len() as u64);
             packed.extend_from_slice(b"\r\n");
-            for argument in self.arguments(index) {
-                packed.push(b'$');
-                push_decimal(&mut packed, argument.len() as u64);
-                packed.extend_from_slice(b"\r\n");
-                packed.extend_from_slice(argument);
-                packed.extend_from_slice(b"\r\n");
+            if let (Some(first), Some(last)) = (self.args.spans.get(span.start), span.end.checked_sub(1)) {
+                let end = self.args.spans[last].2 + 2;
+                packed.extend_from_slice(&self.args.packed[first.0..end]);
             }
         }
         packed
@@ -177,8 +227,12 @@ mod tests {
             .arg(vec![b"a".to_vec(), b"bc".to_vec()])
             .arg(Vec::<Vec<u8>>::new());
         batch.cmd("HGET").arg("\r\n$3").arg("s");
+        batch
+            .cmd("GET")
+            .arg_with(|key| key.extend_from_slice(b"built in place"));
+        batch.cmd("PING");
         let commands = batch.commands();
-        assert_eq!(commands.len(), 5);
+        assert_eq!(commands.len(), 7);
         assert_eq!(batch.packed(), packed(&commands, false));
         let mut expected = redis::cmd("INCR").arg("k:1").get_packed_command();
         expected.extend(

@@ -17,10 +17,16 @@
 /// The keys of one service.
 pub struct ServiceKeys {
     base: Vec<u8>,
+    /// The state's key, read at every call: built once.
+    state: Vec<u8>,
 }
 
 /// Appends `value` in decimal.
 pub(super) fn push_decimal(out: &mut Vec<u8>, mut value: u64) {
+    if value < 10 {
+        out.push(b'0' + value as u8);
+        return;
+    }
     const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
         2021222324252627282930313233343536373839\
         4041424344454647484950515253545556575859\
@@ -88,21 +94,35 @@ impl ServiceKeys {
             base.push(b'%');
         }
         base.extend_from_slice(b"}:");
-        Self { base }
+        let state = [base.as_slice(), b"s"].concat();
+        Self { base, state }
     }
 
-    pub fn state(&self) -> Vec<u8> {
-        [self.base.as_slice(), b"s"].concat()
+    pub fn state(&self) -> &[u8] {
+        &self.state
     }
 
     pub fn counter(&self, bucket: i64, generation: u64, slot: usize) -> Vec<u8> {
-        let mut key = self.with_suffix(b"b:");
-        push_signed(&mut key, bucket);
-        key.push(b':');
-        push_decimal(&mut key, generation);
-        key.push(b':');
-        push_decimal(&mut key, slot as u64);
+        let mut key = Vec::with_capacity(self.base.len() + 48);
+        self.write_counter(&mut key, bucket, generation, slot);
         key
+    }
+
+    /// Appends the key of [`ServiceKeys::counter`] to `out`.
+    pub fn write_counter(&self, out: &mut Vec<u8>, bucket: i64, generation: u64, slot: usize) {
+        self.write_counter_prefix(out, bucket, generation);
+        push_decimal(out, slot as u64);
+    }
+
+    /// Appends what the counters of one bucket and generation share (all
+    /// but the slot) to `out`.
+    pub fn write_counter_prefix(&self, out: &mut Vec<u8>, bucket: i64, generation: u64) {
+        out.extend_from_slice(&self.base);
+        out.extend_from_slice(b"b:");
+        push_signed(out, bucket);
+        out.push(b':');
+        push_decimal(out, generation);
+        out.push(b':');
     }
 
     pub fn outcomes(&self, generation: u64) -> Vec<u8> {

@@ -176,7 +176,8 @@ pub fn plan(
     }
 }
 
-/// Keeps the counts just read (`counts[i]` of bucket `first + i`) of the
+/// Keeps the counts just read (`counts`: `slot_count` of bucket `first`, then
+/// of each bucket after it) of the
 /// buckets that are over at `now`, and forgets those out of the window.
 pub fn learn(
     name: &[u8],
@@ -185,7 +186,7 @@ pub fn learn(
     generation: u64,
     now: i64,
     first: i64,
-    counts: &[Vec<u64>],
+    counts: &[u64],
 ) {
     let covered = window.buckets_covering(now);
     let over_before = covered.end() - FRESH_BUCKETS + 2;
@@ -214,9 +215,9 @@ pub fn learn(
             circuit.finished.pop_last();
             circuit.summed = None;
         }
-        for (bucket, bucket_counts) in (first..).zip(counts) {
-            if bucket < over_before && circuit.finished.get(&bucket) != Some(bucket_counts) {
-                circuit.finished.insert(bucket, bucket_counts.clone());
+        for (bucket, bucket_counts) in (first..).zip(counts.chunks(slot_count.max(1))) {
+            if bucket < over_before && circuit.finished.get(&bucket).map(Vec::as_slice) != Some(bucket_counts) {
+                circuit.finished.insert(bucket, bucket_counts.to_vec());
                 circuit.summed = None;
             }
         }
@@ -234,7 +235,7 @@ mod tests {
         let now = 1_000_000; // bucket 1000; the window covers 990..=1000
         let (read, known) = plan(&name, window, 2, 7, now);
         assert_eq!((read, known), (990..=1000, vec![0, 0]), "nothing known yet");
-        let counts: Vec<Vec<u64>> = (990..=1000).map(|bucket| vec![bucket as u64 - 989, 1]).collect();
+        let counts: Vec<u64> = (990..=1000).flat_map(|bucket| [bucket as u64 - 989, 1]).collect();
         learn(&name, window, 2, 7, now, 990, &counts);
         let (read, known) = plan(&name, window, 2, 7, now);
         // 990..=997 are known: 1 + 2 + ... + 8 = 36 successes, 8 failures.
