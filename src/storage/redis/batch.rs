@@ -190,6 +190,22 @@ impl Batch {
     }
 }
 
+/// One command of `args` packed as Redis reads it, without a `Cmd`.
+pub fn pack(args: &[&[u8]]) -> Vec<u8> {
+    let mut packed = Vec::with_capacity(16 + args.iter().map(|arg| arg.len() + 16).sum::<usize>());
+    packed.push(b'*');
+    push_decimal(&mut packed, args.len() as u64);
+    packed.extend_from_slice(b"\r\n");
+    for arg in args {
+        packed.push(b'$');
+        push_decimal(&mut packed, arg.len() as u64);
+        packed.extend_from_slice(b"\r\n");
+        packed.extend_from_slice(arg);
+        packed.extend_from_slice(b"\r\n");
+    }
+    packed
+}
+
 /// The commands packed as one request, each after `ASKING` when `asking`
 /// (a slot being imported serves a command only right after it).
 pub fn packed(commands: &[Cmd], asking: bool) -> Vec<u8> {
@@ -243,6 +259,10 @@ mod tests {
                 .get_packed_command(),
         );
         assert!(batch.packed().starts_with(&expected));
+        assert_eq!(
+            pack(&[b"HGET", b"k\r\n", b""]),
+            redis::cmd("HGET").arg("k\r\n").arg("").get_packed_command()
+        );
         assert_eq!(
             batch.replies(vec![
                 Value::Int(1),

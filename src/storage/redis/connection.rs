@@ -230,7 +230,11 @@ impl Connection {
     /// replies are looked at one by one (`batch.rs`).
     pub fn exchange(&mut self, packed: &[u8], count: usize) -> RedisResult<Vec<Value>> {
         self.send(packed)?;
-        (0..count).map(|_| self.receive_raw()).collect()
+        let mut replies = Vec::with_capacity(count);
+        for _ in 0..count {
+            replies.push(self.receive_raw()?);
+        }
+        Ok(replies)
     }
 
     fn send(&mut self, packed: &[u8]) -> RedisResult<()> {

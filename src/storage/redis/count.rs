@@ -50,7 +50,9 @@ impl RedisStorage {
         let (window, slot_count) = (record.window, record.slot_count);
         let bucket = window.bucket_at(record.now);
         let counter = keys.counter(bucket, generation, record.slot);
-        let (outcomes, runs) = (keys.outcomes(generation), keys.runs(generation));
+        // The counted keys other than the counter, built only when sent
+        // (`counted`: all three, to repair them).
+        let counted = || [counter.clone(), keys.outcomes(generation), keys.runs(generation)];
         let state_ttl_ms = record.state_ttl_ms.max(1);
         let (read, known) = memory::plan(circuit, window, slot_count, generation, record.now);
         // The keys read, written in place into the request; built again
@@ -76,14 +78,17 @@ impl RedisStorage {
         }
         let counts_outcomes = seen.phase == Phase::HalfOpen;
         if counts_outcomes {
+            let outcomes = keys.outcomes(generation);
             pipeline.cmd("INCR").arg(&outcomes);
             pipeline.cmd("PEXPIRE").arg(&outcomes).arg(state_ttl_ms).ignore();
         }
         let counts_failures = record.counts_runs && record.outcome == Outcome::Failure;
         if counts_failures {
+            let runs = keys.runs(generation);
             pipeline.cmd("INCR").arg(&runs);
             pipeline.cmd("PEXPIRE").arg(&runs).arg(state_ttl_ms).ignore();
         } else if record.counts_runs {
+            let runs = keys.runs(generation);
             pipeline
                 .cmd("SET")
                 .arg(&runs)
@@ -116,10 +121,9 @@ impl RedisStorage {
                 });
             }
         }
-        let counted = [counter, outcomes, runs];
         let replies: Vec<Value> = self.try_batch(keys, &pipeline).map_err(|error| {
             if refused_data(&error) || oversized(&error) {
-                let read: Vec<Vec<u8>> = counted.iter().cloned().chain(read_keys()).collect();
+                let read: Vec<Vec<u8>> = counted().into_iter().chain(read_keys()).collect();
                 self.heal(keys, None, &read)
             } else {
                 self.storage_error("record", error)
@@ -141,7 +145,7 @@ impl RedisStorage {
         let consecutive_failures = tally(counts_failures)?;
         let (Some(generation_outcomes), Some(consecutive_failures)) = (generation_outcomes, consecutive_failures)
         else {
-            return Err(self.heal(keys, None, &counted));
+            return Err(self.heal(keys, None, &counted()));
         };
         let (Some(state), Some(Value::Array(values)), None) = (replies.next(), replies.next(), replies.next()) else {
             return Err(invalid());

@@ -28,7 +28,7 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use redis::{ConnectionInfo, RedisError, RedisResult, Value};
+use redis::{ConnectionInfo, ConnectionLike, RedisError, RedisResult, Value};
 
 use batch::Batch;
 use circuit::RedisCircuit;
@@ -303,8 +303,10 @@ impl RedisStorage {
     /// [`CircuitStore::load_state`] of the circuit of `keys`, named
     /// `circuit` in the memory: a circuit handle builds both once.
     fn load_state_at(&self, keys: &ServiceKeys, circuit: &[u8]) -> Result<CircuitState, StorageError> {
+        // Read at every call: packed without a `Cmd`.
+        let request = batch::pack(&[b"HGET", keys.state(), b"s"]);
         let value: Option<Vec<u8>> = self.run(keys, "HGET", &[], |connection| {
-            redis::cmd("HGET").arg(keys.state()).arg("s").query(connection)
+            Ok(redis::from_redis_value(connection.req_packed_command(&request)?)?)
         })?;
         let state = match value {
             None => CircuitState::INITIAL,
