@@ -247,7 +247,7 @@ impl RedisStorage {
             invocation.invoke::<Vec<Vec<u8>>>(connection)
         });
         let found = || match state {
-            Some(state) => format!("{} held the state '{}'", shown(&keys.state()), shown(state)),
+            Some(state) => format!("{} held the state '{}'", shown(keys.state()), shown(state)),
             None => "a key of the wrong type, or a counter that holds no number".to_owned(),
         };
         StorageError::Unavailable(match repaired {
