@@ -3,7 +3,8 @@
 # callgrind: stable on a loaded machine, where timings are not. Each figure
 # is the difference of two runs (N and 11N iterations) over 10N, so that
 # startup and setup cancel out. The `fleet` scenario (FleetStorage, issue 12)
-# and the `redis` one (RedisStorage, issue 22) are measured only when named,
+# and the `redis` and `redis-rejected` ones (RedisStorage, issue 22: a
+# permitted call, a call rejected while open) are measured only when named,
 # against a redis-server started here; so is the `memcached` one
 # (MemcachedStorage, issue 22), against a memcached started here, with the
 # server commands of a call beside it (bench/memcached-commands.php).
@@ -18,7 +19,7 @@ at_exit 'rm -rf "$work"'
 n=${CALLGRIND_ITERATIONS:-2000}
 scenarios=("$@")
 [ ${#scenarios[@]} -gt 0 ] || scenarios=(floor reused bulkhead rejected per-request one-service many-services listener)
-if [[ " ${scenarios[*]} " == *" fleet "* || " ${scenarios[*]} " == *" redis "* ]]; then
+if [[ " ${scenarios[*]} " =~ \ (fleet|redis|redis-rejected)\  ]]; then
     port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
     start_group -C "$work" redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log"
     for _ in $(seq 100); do redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break; sleep 0.05; done

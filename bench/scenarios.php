@@ -2,8 +2,9 @@
 // The scenarios of issue 13, each a function running `$n` iterations; shared
 // by bench/protected-call.php (timings) and bench/callgrind.sh (instruction
 // counts, `php bench/scenarios.php NAME N`). With CB_BENCH_REDIS (host:port),
-// the `fleet` scenario too: the protected call on FleetStorage (issue 12);
-// with CB_BENCH_MEMCACHED (host:port), the `memcached` one (issue 22).
+// the `fleet` scenario too (the protected call on FleetStorage, issue 12),
+// and `redis` and `redis-rejected` (RedisStorage permitted and rejected calls,
+// issue 22); with CB_BENCH_MEMCACHED (host:port), the `memcached` one (issue 22).
 
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Configuration;
@@ -58,6 +59,8 @@ function bench_scenarios(): array
             'fleet' => bench_protected_calls(new CircuitBreaker('fleet', bench_configuration(), new FleetStorage(new RedisStorage("redis://$redis", 'bench-fleet:')))),
             // Issue 22: the client side of a permitted RedisStorage call (2 round trips).
             'redis' => bench_protected_calls(new CircuitBreaker('redis', bench_configuration(), new RedisStorage("redis://$redis", 'bench-redis:', 1.0))),
+            // And of a call it rejects while open (no round trip).
+            'redis-rejected' => bench_rejected_calls(new CircuitBreaker('redis-open', bench_configuration(), new RedisStorage("redis://$redis", 'bench-redis:', 1.0))),
         ]
         : [];
     $memcached = getenv('CB_BENCH_MEMCACHED');
@@ -122,6 +125,21 @@ function bench_scenarios(): array
 }
 
 /** @return Closure(int): void $n protected calls of $breaker */
+/** The calls of an open breaker (opened here, by 10 failures): each rejected. */
+function bench_rejected_calls(CircuitBreaker $breaker): Closure
+{
+    for ($i = 0; $i < 10; $i++) {
+        $breaker->registerFailure();
+    }
+    return function (int $n) use ($breaker) {
+        for ($i = 0; $i < $n; $i++) {
+            if ($breaker->acquirePermission()) {
+                throw new LogicException('the open breaker permitted a call');
+            }
+        }
+    };
+}
+
 function bench_protected_calls(CircuitBreaker $breaker): Closure
 {
     return function (int $n) use ($breaker) {

@@ -2,7 +2,8 @@
 //! `storage::net::pool`. redis-rs packs commands, parses replies and runs
 //! scripts through `ConnectionLike`; the socket is ours
 //! (`net::deadline::DeadlineSocket`), for three things redis-rs's
-//! connection cannot do:
+//! connection cannot do (and replies are read by our own reader,
+//! `resp.rs`):
 //!
 //! - every read and write ends by the deadline of the PHP-level call, so
 //!   all the round trips of one call share one timeout: before each system
@@ -18,16 +19,17 @@
 //!   server sending an endless bulk costs at most that much memory and the
 //!   time to read it, never the whole of it.
 
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, Read, Write};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 use redis::{
-    ConnectionAddr, ConnectionInfo, ConnectionLike, ErrorKind, Parser, RedisError, RedisResult, ServerErrorKind, Value,
+    ConnectionAddr, ConnectionInfo, ConnectionLike, ErrorKind, RedisError, RedisResult, ServerErrorKind, Value,
 };
 use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
 
+use super::resp::Reader;
 use crate::storage::net::connect_unix;
 use crate::storage::net::deadline::{DeadlineSocket, Transport, connect_tcp};
 use crate::storage::net::pool::{Reconnect, Slots};
@@ -52,24 +54,6 @@ pub const SLOT_MAP_REPLY_LIMIT: usize = 16 << 20;
 
 /// The description of the error of a reply longer than its bound.
 pub const REPLY_TOO_LARGE: &str = "reply too large";
-
-/// Reads at most `room` bytes from `inner`, then fails.
-struct Bounded<'a, R> {
-    inner: &'a mut R,
-    room: &'a mut usize,
-}
-
-impl<R: Read> Read for Bounded<'_, R> {
-    fn read(&mut self, buffer: &mut [u8]) -> io::Result<usize> {
-        if *self.room == 0 {
-            return Err(io::Error::new(io::ErrorKind::InvalidData, REPLY_TOO_LARGE));
-        }
-        let length = buffer.len().min(*self.room);
-        let read = self.inner.read(&mut buffer[..length])?;
-        *self.room -= read;
-        Ok(read)
-    }
-}
 
 enum Stream {
     Plain(DeadlineSocket),
@@ -146,8 +130,8 @@ fn tls_config() -> RedisResult<Arc<ClientConfig>> {
 
 /// One connection to one Redis server, speaking RESP2.
 pub struct Connection {
-    reader: BufReader<Stream>,
-    parser: Parser,
+    /// The stream and the bytes read from it (`resp.rs` parses them).
+    reader: Reader<Stream>,
     db: i64,
     /// The bound of the replies to the current request, and what is left of it.
     reply_limit: usize,
@@ -195,8 +179,7 @@ impl Connection {
         };
         let settings = info.redis_settings();
         let mut connection = Self {
-            reader: BufReader::new(stream),
-            parser: Parser::new(),
+            reader: Reader::new(stream),
             db: settings.db(),
             reply_limit: REPLY_LIMIT,
             reply_room: REPLY_LIMIT,
@@ -247,7 +230,11 @@ impl Connection {
     /// replies are looked at one by one (`batch.rs`).
     pub fn exchange(&mut self, packed: &[u8], count: usize) -> RedisResult<Vec<Value>> {
         self.send(packed)?;
-        (0..count).map(|_| self.receive_raw()).collect()
+        let mut replies = Vec::with_capacity(count);
+        for _ in 0..count {
+            replies.push(self.receive_raw()?);
+        }
+        Ok(replies)
     }
 
     fn send(&mut self, packed: &[u8]) -> RedisResult<()> {
@@ -265,11 +252,7 @@ impl Connection {
     }
 
     fn receive_raw(&mut self) -> RedisResult<Value> {
-        let reader = Bounded {
-            inner: &mut self.reader,
-            room: &mut self.reply_room,
-        };
-        match self.parser.parse_value(reader) {
+        match self.reader.read_value(&mut self.reply_room) {
             Err(_) if self.reply_room == 0 => {
                 self.unusable = true;
                 Err(RedisError::from((
@@ -347,7 +330,7 @@ impl Connection {
     /// it, or a reply was left unread (`unusable`): an idle connection has nothing to read, so any byte (a TLS
     /// close_notify included) means it is not usable.
     pub fn closed_by_peer(&self) -> bool {
-        self.unusable || !self.reader.buffer().is_empty() || self.reader.get_ref().socket().closed_by_peer()
+        self.unusable || self.reader.has_buffered() || self.reader.get_ref().socket().closed_by_peer()
     }
 }
 

@@ -6,7 +6,7 @@ use redis::Value;
 
 use super::batch::Batch;
 use super::error::{oversized, refused_data, unexpected};
-use super::keys::ServiceKeys;
+use super::keys::{ServiceKeys, push_decimal};
 use super::{RedisStorage, memory};
 use crate::core::counts::{Outcome, Tally};
 use crate::core::machine::{CircuitState, Phase};
@@ -50,14 +50,19 @@ impl RedisStorage {
         let (window, slot_count) = (record.window, record.slot_count);
         let bucket = window.bucket_at(record.now);
         let counter = keys.counter(bucket, generation, record.slot);
-        let (outcomes, runs) = (keys.outcomes(generation), keys.runs(generation));
+        // The counted keys other than the counter, built only when sent
+        // (`counted`: all three, to repair them).
+        let counted = || [counter.clone(), keys.outcomes(generation), keys.runs(generation)];
         let state_ttl_ms = record.state_ttl_ms.max(1);
         let (read, known) = memory::plan(circuit, window, slot_count, generation, record.now);
-        let read_keys: Vec<Vec<u8>> = read
-            .clone()
-            .flat_map(|bucket| (0..slot_count).map(move |slot| (bucket, slot)))
-            .map(|(bucket, slot)| keys.counter(bucket, generation, slot))
-            .collect();
+        // The keys read, written in place into the request; built again
+        // only when a repair must name them.
+        let read_keys = || -> Vec<Vec<u8>> {
+            read.clone()
+                .flat_map(|bucket| (0..slot_count).map(move |slot| (bucket, slot)))
+                .map(|(bucket, slot)| keys.counter(bucket, generation, slot))
+                .collect()
+        };
         let due = memory::ttls_due(circuit, bucket, generation, record.slot);
 
         // Only the tallies, the state and the window answer; the tallies
@@ -73,14 +78,17 @@ impl RedisStorage {
         }
         let counts_outcomes = seen.phase == Phase::HalfOpen;
         if counts_outcomes {
+            let outcomes = keys.outcomes(generation);
             pipeline.cmd("INCR").arg(&outcomes);
             pipeline.cmd("PEXPIRE").arg(&outcomes).arg(state_ttl_ms).ignore();
         }
         let counts_failures = record.counts_runs && record.outcome == Outcome::Failure;
         if counts_failures {
+            let runs = keys.runs(generation);
             pipeline.cmd("INCR").arg(&runs);
             pipeline.cmd("PEXPIRE").arg(&runs).arg(state_ttl_ms).ignore();
         } else if record.counts_runs {
+            let runs = keys.runs(generation);
             pipeline
                 .cmd("SET")
                 .arg(&runs)
@@ -101,11 +109,21 @@ impl RedisStorage {
                 .arg("GT")
                 .ignore();
         }
-        pipeline.cmd("MGET").arg(&read_keys);
-        let counted = [counter, outcomes, runs];
+        pipeline.cmd("MGET");
+        let mut prefix = Vec::with_capacity(counter.len());
+        for bucket in read.clone() {
+            prefix.clear();
+            keys.write_counter_prefix(&mut prefix, bucket, generation);
+            for slot in 0..slot_count {
+                pipeline.arg_with(|key| {
+                    key.extend_from_slice(&prefix);
+                    push_decimal(key, slot as u64);
+                });
+            }
+        }
         let replies: Vec<Value> = self.try_batch(keys, &pipeline).map_err(|error| {
             if refused_data(&error) || oversized(&error) {
-                let read: Vec<Vec<u8>> = counted.iter().chain(&read_keys).cloned().collect();
+                let read: Vec<Vec<u8>> = counted().into_iter().chain(read_keys()).collect();
                 self.heal(keys, None, &read)
             } else {
                 self.storage_error("record", error)
@@ -127,7 +145,7 @@ impl RedisStorage {
         let consecutive_failures = tally(counts_failures)?;
         let (Some(generation_outcomes), Some(consecutive_failures)) = (generation_outcomes, consecutive_failures)
         else {
-            return Err(self.heal(keys, None, &counted));
+            return Err(self.heal(keys, None, &counted()));
         };
         let (Some(state), Some(Value::Array(values)), None) = (replies.next(), replies.next(), replies.next()) else {
             return Err(invalid());
@@ -138,9 +156,8 @@ impl RedisStorage {
             _ => return Err(invalid()),
         };
         let Some(values) = counts(values) else {
-            return Err(self.heal(keys, None, &read_keys));
+            return Err(self.heal(keys, None, &read_keys()));
         };
-        let per_bucket: Vec<Vec<u64>> = values.chunks(slot_count).map(<[u64]>::to_vec).collect();
         if state.generation == generation {
             memory::learn(
                 circuit,
@@ -149,11 +166,11 @@ impl RedisStorage {
                 generation,
                 record.now,
                 *read.start(),
-                &per_bucket,
+                &values,
             );
         }
         let mut sums = known;
-        for bucket in &per_bucket {
+        for bucket in values.chunks(slot_count) {
             for (sum, count) in sums.iter_mut().zip(bucket) {
                 *sum = sum.saturating_add(*count);
             }

@@ -17,6 +17,45 @@
 /// The keys of one service.
 pub struct ServiceKeys {
     base: Vec<u8>,
+    /// The state's key, read at every call: built once.
+    state: Vec<u8>,
+}
+
+/// Appends `value` in decimal.
+pub(super) fn push_decimal(out: &mut Vec<u8>, mut value: u64) {
+    if value < 10 {
+        out.push(b'0' + value as u8);
+        return;
+    }
+    const PAIRS: &[u8; 200] = b"0001020304050607080910111213141516171819\
+        2021222324252627282930313233343536373839\
+        4041424344454647484950515253545556575859\
+        6061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899";
+    let mut digits = [0_u8; 20];
+    let mut first = digits.len();
+    while value >= 100 {
+        let pair = (value % 100) as usize * 2;
+        value /= 100;
+        first -= 2;
+        digits[first..first + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    }
+    if value >= 10 {
+        let pair = value as usize * 2;
+        first -= 2;
+        digits[first..first + 2].copy_from_slice(&PAIRS[pair..pair + 2]);
+    } else {
+        first -= 1;
+        digits[first] = b'0' + value as u8;
+    }
+    out.extend_from_slice(&digits[first..]);
+}
+
+fn push_signed(out: &mut Vec<u8>, value: i64) {
+    if value < 0 {
+        out.push(b'-');
+    }
+    push_decimal(out, value.unsigned_abs());
 }
 
 /// The Redis Cluster slot of a hash tag: CRC16 (XMODEM) modulo 16384.
@@ -55,39 +94,66 @@ impl ServiceKeys {
             base.push(b'%');
         }
         base.extend_from_slice(b"}:");
-        Self { base }
+        let state = [base.as_slice(), b"s"].concat();
+        Self { base, state }
     }
 
-    pub fn state(&self) -> Vec<u8> {
-        [self.base.as_slice(), b"s"].concat()
+    pub fn state(&self) -> &[u8] {
+        &self.state
     }
 
     pub fn counter(&self, bucket: i64, generation: u64, slot: usize) -> Vec<u8> {
-        self.with_suffix(format_args!("b:{bucket}:{generation}:{slot}"))
+        let mut key = Vec::with_capacity(self.base.len() + 48);
+        self.write_counter(&mut key, bucket, generation, slot);
+        key
+    }
+
+    /// Appends the key of [`ServiceKeys::counter`] to `out`.
+    pub fn write_counter(&self, out: &mut Vec<u8>, bucket: i64, generation: u64, slot: usize) {
+        self.write_counter_prefix(out, bucket, generation);
+        push_decimal(out, slot as u64);
+    }
+
+    /// Appends what the counters of one bucket and generation share (all
+    /// but the slot) to `out`.
+    pub fn write_counter_prefix(&self, out: &mut Vec<u8>, bucket: i64, generation: u64) {
+        out.extend_from_slice(&self.base);
+        out.extend_from_slice(b"b:");
+        push_signed(out, bucket);
+        out.push(b':');
+        push_decimal(out, generation);
+        out.push(b':');
     }
 
     pub fn outcomes(&self, generation: u64) -> Vec<u8> {
-        self.with_suffix(format_args!("o:{generation}"))
+        self.in_generation(b"o:", generation)
     }
 
     /// The windows of a fleet's hosts in one generation, by host.
     pub fn host_windows(&self, generation: u64) -> Vec<u8> {
-        self.with_suffix(format_args!("h:{generation}"))
+        self.in_generation(b"h:", generation)
     }
 
     pub fn host_index(&self, generation: u64) -> Vec<u8> {
-        self.with_suffix(format_args!("hi:{generation}"))
+        self.in_generation(b"hi:", generation)
     }
 
     pub fn runs(&self, generation: u64) -> Vec<u8> {
-        self.with_suffix(format_args!("c:{generation}"))
+        self.in_generation(b"c:", generation)
     }
 
-    fn with_suffix(&self, suffix: std::fmt::Arguments) -> Vec<u8> {
-        use std::io::Write;
-        let mut key = Vec::with_capacity(self.base.len() + 32);
+    fn in_generation(&self, kind: &[u8], generation: u64) -> Vec<u8> {
+        let mut key = self.with_suffix(kind);
+        push_decimal(&mut key, generation);
+        key
+    }
+
+    /// The base, then `kind`, with room for the numbers that follow (no
+    /// `format!`: keys are built at every call).
+    fn with_suffix(&self, kind: &[u8]) -> Vec<u8> {
+        let mut key = Vec::with_capacity(self.base.len() + 48);
         key.extend_from_slice(&self.base);
-        key.write_fmt(suffix).expect("writing to a Vec cannot fail");
+        key.extend_from_slice(kind);
         key
     }
 
@@ -146,6 +212,18 @@ mod tests {
         assert_eq!(keys.counter(1203, 7, 1), b"shop:cb:{payments}:b:1203:7:1");
         assert_eq!(keys.outcomes(7), b"shop:cb:{payments}:o:7");
         assert_eq!(keys.runs(7), b"shop:cb:{payments}:c:7");
+        assert_eq!(keys.counter(-1203, 0, 0), b"shop:cb:{payments}:b:-1203:0:0");
+        assert_eq!(
+            keys.counter(i64::MIN, u64::MAX, 10),
+            format!("shop:cb:{{payments}}:b:{}:{}:10", i64::MIN, u64::MAX).as_bytes()
+        );
+        assert_eq!(keys.host_windows(42), b"shop:cb:{payments}:h:42");
+        for number in [0, 1, 9, 10, 99, 100, 101, 999, 1000, 1_796_226_239, u64::MAX] {
+            let mut out = Vec::new();
+            push_decimal(&mut out, number);
+            assert_eq!(out, number.to_string().as_bytes());
+        }
+        assert_eq!(keys.host_index(42), b"shop:cb:{payments}:hi:42");
         assert_eq!(Slot::for_key(keys.state()), Slot::for_key("payments"));
     }
 

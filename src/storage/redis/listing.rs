@@ -22,7 +22,7 @@ fn push_literal(pattern: &mut Vec<u8>, bytes: &[u8]) {
 /// circuit that never changed state has counters (or, behind a
 /// `FleetStorage`, host windows) but no state key.
 pub fn key_pattern(prefix: &[u8], service_prefix: &[u8]) -> Vec<u8> {
-    let state = ServiceKeys::new(prefix, service_prefix).state();
+    let state = ServiceKeys::new(prefix, service_prefix).state().to_vec();
     // The key of the service prefix itself, without its closing `}:s`
     // (and without the `%` that stands for an empty service).
     let mut open = &state[..state.len() - 3];
@@ -59,7 +59,7 @@ pub fn service_of(key: &[u8], prefix: &[u8]) -> Option<Vec<u8>> {
         }
     }
     // Only names the key builder makes: a stray key is not a circuit.
-    let state = ServiceKeys::new(prefix, &service).state();
+    let state = ServiceKeys::new(prefix, &service).state().to_vec();
     let base = &state[..state.len() - 1];
     key[..key.len() - suffix.len() + 2].eq(base).then_some(service)
 }
@@ -79,7 +79,7 @@ mod tests {
     #[test]
     fn keys_give_back_their_service() {
         for service in [&b"payments"[..], b"with {braces} and %", b"\xff\x00 binary", b""] {
-            let key = ServiceKeys::new(b"shop:", service).state();
+            let key = ServiceKeys::new(b"shop:", service).state().to_vec();
             assert_eq!(service_of(&key, b"shop:").as_deref(), Some(service), "{service:?}");
         }
         let counter = ServiceKeys::new(b"shop:", b"payments").counter(1203, 7, 1);

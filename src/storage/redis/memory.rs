@@ -17,7 +17,7 @@
 //!   bucket (its time to live is far longer than a bucket).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 use crate::http::target::FastMap;
 use std::ops::RangeInclusive;
@@ -38,8 +38,13 @@ struct Circuit {
     seen: Option<CircuitState>,
     /// The window and generation the finished counts belong to.
     counted: Option<(WindowGeometry, usize, u64)>,
-    /// Counts of buckets that were over when read, by bucket.
-    finished: HashMap<i64, Vec<u64>>,
+    /// Counts of buckets that were over when read, by bucket: in order, so
+    /// that a record sums the older buckets of its window in one pass.
+    finished: BTreeMap<i64, Vec<u64>>,
+    /// The sums of `finished` over the buckets `start..end`, the last
+    /// ones planned (`start`, `end`, sums): a record in the same bucket as
+    /// the one before sums nothing. Dropped whenever `finished` changes.
+    summed: Option<(i64, i64, Vec<u64>)>,
     /// The bucket and generation of the counters given a time to live, the
     /// slots of those counters, and whether the state was given one.
     ttl_given: Option<(i64, u64, Vec<usize>, bool)>,
@@ -136,17 +141,33 @@ pub fn plan(
 ) -> (RangeInclusive<i64>, Vec<u64>) {
     let covered = window.buckets_covering(now);
     let fresh_from = (covered.end() - FRESH_BUCKETS + 1).max(*covered.start());
-    let known = CIRCUITS.with_borrow(|circuits| {
-        let circuit = circuits.get(name)?;
+    let known = CIRCUITS.with_borrow_mut(|circuits| {
+        let circuit = circuits.get_mut(name)?;
         if circuit.counted != Some((window, slot_count, generation)) {
             return None;
         }
+        if let Some((start, end, sums)) = &circuit.summed
+            && (*start, *end) == (*covered.start(), fresh_from)
+        {
+            return Some(sums.clone());
+        }
         let mut sums = vec![0; slot_count];
-        for bucket in *covered.start()..fresh_from {
-            for (sum, count) in sums.iter_mut().zip(circuit.finished.get(&bucket)?) {
+        let mut found = 0;
+        for counts in circuit
+            .finished
+            .range(*covered.start()..fresh_from)
+            .map(|(_, counts)| counts)
+        {
+            for (sum, count) in sums.iter_mut().zip(counts) {
                 *sum += count;
             }
+            found += 1;
         }
+        // Every older bucket must be known.
+        if found != fresh_from - covered.start() {
+            return None;
+        }
+        circuit.summed = Some((*covered.start(), fresh_from, sums.clone()));
         Some(sums)
     });
     match known {
@@ -155,7 +176,8 @@ pub fn plan(
     }
 }
 
-/// Keeps the counts just read (`counts[i]` of bucket `first + i`) of the
+/// Keeps the counts just read (`counts`: `slot_count` of bucket `first`, then
+/// of each bucket after it) of the
 /// buckets that are over at `now`, and forgets those out of the window.
 pub fn learn(
     name: &[u8],
@@ -164,7 +186,7 @@ pub fn learn(
     generation: u64,
     now: i64,
     first: i64,
-    counts: &[Vec<u64>],
+    counts: &[u64],
 ) {
     let covered = window.buckets_covering(now);
     let over_before = covered.end() - FRESH_BUCKETS + 2;
@@ -173,11 +195,30 @@ pub fn learn(
         if circuit.counted != counted {
             circuit.counted = counted;
             circuit.finished.clear();
+            circuit.summed = None;
         }
-        circuit.finished.retain(|bucket, _| covered.contains(bucket));
-        for (bucket, bucket_counts) in (first..).zip(counts) {
-            if bucket < over_before {
-                circuit.finished.insert(bucket, bucket_counts.clone());
+        // The buckets out of the window go first (the map is in order), and
+        // a bucket known already with the same counts is left as it is.
+        while circuit
+            .finished
+            .first_key_value()
+            .is_some_and(|(bucket, _)| bucket < covered.start())
+        {
+            circuit.finished.pop_first();
+            circuit.summed = None;
+        }
+        while circuit
+            .finished
+            .last_key_value()
+            .is_some_and(|(bucket, _)| bucket > covered.end())
+        {
+            circuit.finished.pop_last();
+            circuit.summed = None;
+        }
+        for (bucket, bucket_counts) in (first..).zip(counts.chunks(slot_count.max(1))) {
+            if bucket < over_before && circuit.finished.get(&bucket).map(Vec::as_slice) != Some(bucket_counts) {
+                circuit.finished.insert(bucket, bucket_counts.to_vec());
+                circuit.summed = None;
             }
         }
     });
@@ -194,7 +235,7 @@ mod tests {
         let now = 1_000_000; // bucket 1000; the window covers 990..=1000
         let (read, known) = plan(&name, window, 2, 7, now);
         assert_eq!((read, known), (990..=1000, vec![0, 0]), "nothing known yet");
-        let counts: Vec<Vec<u64>> = (990..=1000).map(|bucket| vec![bucket as u64 - 989, 1]).collect();
+        let counts: Vec<u64> = (990..=1000).flat_map(|bucket| [bucket as u64 - 989, 1]).collect();
         learn(&name, window, 2, 7, now, 990, &counts);
         let (read, known) = plan(&name, window, 2, 7, now);
         // 990..=997 are known: 1 + 2 + ... + 8 = 36 successes, 8 failures.

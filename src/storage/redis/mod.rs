@@ -10,6 +10,7 @@
 //! of an outcome `count.rs`, and what a failure means `error.rs`.
 
 mod batch;
+mod circuit;
 mod cluster;
 mod connection;
 mod count;
@@ -18,6 +19,7 @@ mod error;
 mod keys;
 mod listing;
 mod memory;
+mod resp;
 mod scripts;
 mod sentinel;
 mod target;
@@ -26,9 +28,10 @@ use std::cell::Cell;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-use redis::{ConnectionInfo, RedisError, RedisResult, Value};
+use redis::{ConnectionInfo, ConnectionLike, RedisError, RedisResult, Value};
 
 use batch::Batch;
+use circuit::RedisCircuit;
 use connection::{CONNECTIONS, Connection, Endpoint};
 use count::counts;
 use error::{CallError, oversized, printable, shown, unexpected, wrong_type};
@@ -38,7 +41,6 @@ pub use target::{RedisConfigError, Target, parse_dsn, parse_target};
 use target::{describe, pool_key};
 
 use super::codec::{decode_state, encode_state};
-use super::named::Named;
 use super::net::pool::{Failure, with_connection};
 use super::open_until::RemembersOpen;
 use super::{
@@ -187,14 +189,17 @@ impl RedisStorage {
     /// ignored, or the first error reply.
     fn try_batch(&self, keys: &ServiceKeys, batch: &Batch) -> Result<Vec<Value>, CallError> {
         let deadline = self.round_trip_deadline()?;
-        let commands = batch.commands();
-        let exchange =
-            |connection: &mut Connection| connection.exchange(&batch::packed(commands, false), commands.len());
+        let exchange = |connection: &mut Connection| connection.exchange(&batch.packed(), batch.len());
         let replies = match &self.target {
             Target::Standalone(info) => on_pooled_node(info, &self.target_key, deadline, &exchange),
-            Target::Cluster(seeds) => {
-                cluster::batch(&self.target_key, seeds, self.timeout, deadline, keys.slot(), commands)
-            }
+            Target::Cluster(seeds) => cluster::batch(
+                &self.target_key,
+                seeds,
+                self.timeout,
+                deadline,
+                keys.slot(),
+                &batch.commands(),
+            ),
             Target::Sentinel(target) => sentinel::run(&self.target_key, target, self.timeout, deadline, &exchange),
         }?;
         batch.replies(replies).map_err(CallError::Redis)
@@ -242,7 +247,7 @@ impl RedisStorage {
             invocation.invoke::<Vec<Vec<u8>>>(connection)
         });
         let found = || match state {
-            Some(state) => format!("{} held the state '{}'", shown(&keys.state()), shown(state)),
+            Some(state) => format!("{} held the state '{}'", shown(keys.state()), shown(state)),
             None => "a key of the wrong type, or a counter that holds no number".to_owned(),
         };
         StorageError::Unavailable(match repaired {
@@ -289,10 +294,90 @@ impl RedisStorage {
     }
 }
 
+impl RedisStorage {
+    /// The name of the circuit of `keys` in this process's memory (`memory.rs`).
+    fn memory_name(&self, keys: &ServiceKeys) -> Vec<u8> {
+        memory::circuit(&self.target_key, keys.state())
+    }
+
+    /// [`CircuitStore::load_state`] of the circuit of `keys`, named
+    /// `circuit` in the memory: a circuit handle builds both once.
+    fn load_state_at(&self, keys: &ServiceKeys, circuit: &[u8]) -> Result<CircuitState, StorageError> {
+        // Read at every call: packed without a `Cmd`.
+        let request = batch::pack(&[b"HGET", keys.state(), b"s"]);
+        let value: Option<Vec<u8>> = self.run(keys, "HGET", &[], |connection| {
+            Ok(redis::from_redis_value(connection.req_packed_command(&request)?)?)
+        })?;
+        let state = match value {
+            None => CircuitState::INITIAL,
+            Some(encoded) => decode_state(&encoded).ok_or_else(|| self.heal(keys, Some(&encoded), &[]))?,
+        };
+        memory::saw(circuit, state);
+        Ok(state)
+    }
+
+    fn compare_and_set_at(
+        &self,
+        keys: &ServiceKeys,
+        circuit: &[u8],
+        expected: CircuitState,
+        new: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        let stored: i64 = self.run(keys, "compare-and-set", &[], |connection| {
+            scripts::COMPARE_AND_SET
+                .key(keys.state())
+                .arg(encode_state(expected))
+                .arg(encode_state(new))
+                .arg(ttl_ms.max(1))
+                .invoke(connection)
+        })?;
+        if stored == 1 {
+            memory::saw(circuit, new);
+        }
+        Ok(stored == 1)
+    }
+
+    fn record_outcome_at(
+        &self,
+        keys: &ServiceKeys,
+        circuit: &[u8],
+        record: &OutcomeRecord,
+    ) -> Result<(CircuitState, Tally), StorageError> {
+        let mut seen = match memory::seen(circuit) {
+            Some(state) => state,
+            None => self.load_state_at(keys, circuit)?,
+        };
+        // Counted in the generation last seen; when the state read with it
+        // shows the state moved on, counted again in the current one.
+        for _ in 0..3 {
+            let (current, tally) = self.count(keys, circuit, seen, record)?;
+            memory::saw(circuit, current);
+            if current.generation == seen.generation {
+                return Ok((current, tally));
+            }
+            seen = current;
+        }
+        Err(StorageError::Unavailable(
+            "the state kept changing while an outcome was recorded".into(),
+        ))
+    }
+
+    fn admit_half_open_at(&self, keys: &ServiceKeys, state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+        self.run(keys, "admission script", &[], |connection| {
+            scripts::ADMIT
+                .key(keys.state())
+                .arg(state.generation)
+                .arg(ttl_ms.max(1))
+                .invoke(connection)
+        })
+    }
+}
+
 impl Storage for RedisStorage {
     fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn Circuit> {
-        let named = Named::new(Rc::clone(&self), service);
-        Box::new(RemembersOpen::new(named, &self.target_key, &self.prefix))
+        let circuit = RedisCircuit::new(Rc::clone(&self), service);
+        Box::new(RemembersOpen::new(circuit, &self.target_key, &self.prefix))
     }
 
     fn scope(&self) -> Vec<u8> {
@@ -347,15 +432,7 @@ impl CircuitStore for RedisStorage {
 
     fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
         let keys = self.keys(service);
-        let value: Option<Vec<u8>> = self.run(&keys, "HGET", &[], |connection| {
-            redis::cmd("HGET").arg(keys.state()).arg("s").query(connection)
-        })?;
-        let state = match value {
-            None => CircuitState::INITIAL,
-            Some(encoded) => decode_state(&encoded).ok_or_else(|| self.heal(&keys, Some(&encoded), &[]))?,
-        };
-        memory::saw(&memory::circuit(&self.target_key, &keys.state()), state);
-        Ok(state)
+        self.load_state_at(&keys, &self.memory_name(&keys))
     }
 
     fn compare_and_set_state(
@@ -366,40 +443,12 @@ impl CircuitStore for RedisStorage {
         ttl_ms: Millis,
     ) -> Result<bool, StorageError> {
         let keys = self.keys(service);
-        let stored: i64 = self.run(&keys, "compare-and-set", &[], |connection| {
-            scripts::COMPARE_AND_SET
-                .key(keys.state())
-                .arg(encode_state(expected))
-                .arg(encode_state(new))
-                .arg(ttl_ms.max(1))
-                .invoke(connection)
-        })?;
-        if stored == 1 {
-            memory::saw(&memory::circuit(&self.target_key, &keys.state()), new);
-        }
-        Ok(stored == 1)
+        self.compare_and_set_at(&keys, &self.memory_name(&keys), expected, new, ttl_ms)
     }
 
     fn record_outcome(&self, service: &[u8], record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
         let keys = self.keys(service);
-        let circuit = memory::circuit(&self.target_key, &keys.state());
-        let mut seen = match memory::seen(&circuit) {
-            Some(state) => state,
-            None => self.load_state(service)?,
-        };
-        // Counted in the generation last seen; when the state read with it
-        // shows the state moved on, counted again in the current one.
-        for _ in 0..3 {
-            let (current, tally) = self.count(&keys, &circuit, seen, record)?;
-            memory::saw(&circuit, current);
-            if current.generation == seen.generation {
-                return Ok((current, tally));
-            }
-            seen = current;
-        }
-        Err(StorageError::Unavailable(
-            "the state kept changing while an outcome was recorded".into(),
-        ))
+        self.record_outcome_at(&keys, &self.memory_name(&keys), record)
     }
 
     fn read_window(
@@ -430,14 +479,7 @@ impl CircuitStore for RedisStorage {
     }
 
     fn admit_half_open(&self, service: &[u8], state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
-        let keys = self.keys(service);
-        self.run(&keys, "admission script", &[], |connection| {
-            scripts::ADMIT
-                .key(keys.state())
-                .arg(state.generation)
-                .arg(ttl_ms.max(1))
-                .invoke(connection)
-        })
+        self.admit_half_open_at(&self.keys(service), state, ttl_ms)
     }
 
     /// One round trip on the service's slot (`scripts::SYNC`): the host's
