@@ -56,7 +56,15 @@ macro_rules! feature {
     (handlers, hot, $class:ty) => {
         <$class>::replace_hot_methods()
     };
-    ($phase:ident, $feature:ident, $class:ty) => {};
+    // Each feature is named in every phase, so that a word the table does
+    // not know fails to build instead of enrolling the class in nothing.
+    (module_startup, new, $class:ty) => {};
+    (module_startup, hot, $class:ty) => {};
+    (first_request, gc, $class:ty) => {};
+    (first_request, new, $class:ty) => {};
+    (first_request, hot, $class:ty) => {};
+    (handlers, gc, $class:ty) => {};
+    (handlers, read_only, $class:ty) => {};
 }
 
 /// The one table of the classes: registered in this order, each given the
