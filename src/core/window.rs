@@ -15,6 +15,13 @@ pub const MAX_BUCKETS: u32 = 60;
 /// more than the window is split into.
 pub const MAX_RING: usize = MAX_BUCKETS as usize + 1;
 
+/// The buckets a record must read from the store at every call: the
+/// current one and the two before. A writer counts in the bucket of its own
+/// clock, so once a bucket is two buckets old (two seconds at least) no
+/// writer counts in it unless its clock is that late; a process may keep
+/// the counts of older buckets as it read them once they were over.
+pub const FRESH_BUCKETS: i64 = 3;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WindowGeometry {
     window_ms: Millis,

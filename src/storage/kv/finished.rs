@@ -19,9 +19,7 @@ use std::cell::RefCell;
 use crate::core::window::WindowGeometry;
 use crate::http::target::FastMap;
 
-/// The buckets read at every record: the current one and the two before,
-/// in which writers may still count.
-pub const FRESH_BUCKETS: i64 = 3;
+use crate::core::window::FRESH_BUCKETS;
 
 /// How many circuits a memory holds at most (then it starts over):
 /// forgetting one costs its next record a read of the whole window.

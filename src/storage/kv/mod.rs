@@ -23,7 +23,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use finished::{Counted, FRESH_BUCKETS, Finished};
+use finished::{Counted, Finished};
 use keys::ServiceKeys;
 
 use super::codec::{MAX_STATE_NUMBER, decode_state, encode_state};
@@ -33,6 +33,7 @@ use super::{Circuit, CircuitStore, FleetView, HostWindow, MAX_COUNT, OutcomeReco
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
+use crate::core::window::FRESH_BUCKETS;
 use crate::core::window::WindowGeometry;
 use crate::http::target::FastMap;
 

@@ -25,9 +25,7 @@ use std::ops::RangeInclusive;
 use crate::core::machine::CircuitState;
 use crate::core::window::WindowGeometry;
 
-/// The buckets read at every record: the current one and the two before,
-/// in which writers may still count.
-pub const FRESH_BUCKETS: i64 = 3;
+use crate::core::window::FRESH_BUCKETS;
 
 /// How many circuits a process remembers at most: forgetting one costs its
 /// next record a read of the whole window.
