@@ -33,8 +33,7 @@ use super::{Circuit, CircuitStore, FleetView, HostWindow, MAX_COUNT, OutcomeReco
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
-use crate::core::window::FRESH_BUCKETS;
-use crate::core::window::WindowGeometry;
+use crate::core::window::{FRESH_BUCKETS, WindowGeometry};
 use crate::http::target::FastMap;
 
 /// The primitives a key-value store provides. Keys are printable ASCII;
