@@ -9,26 +9,27 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use super::MAX_KNOWN_HOSTS;
 use crate::core::duration::Millis;
 use crate::core::window::WindowGeometry;
-use crate::storage::shm::{GENERATION_MASK, SLOTS, TierWord as Word};
+use crate::storage::shm::{GENERATION_MASK, PlainWords, SLOTS, TierWord as Word};
 
 /// The plain words of an `F` record.
-pub(super) struct Control(pub(super) &'static [AtomicU64]);
+pub(super) struct Control(pub(super) PlainWords);
 
 impl Control {
     pub(super) fn get(&self, word: Word) -> u64 {
-        self.0[word as usize].load(Ordering::Acquire)
+        self.0.word(word as usize).load(Ordering::Acquire)
     }
 
     pub(super) fn at(&self, word: Word, index: usize) -> &AtomicU64 {
-        &self.0[word as usize + index]
+        self.0.word(word as usize + index)
     }
 
     pub(super) fn set(&self, word: Word, value: u64) {
-        self.0[word as usize].store(value, Ordering::Release);
+        self.0.word(word as usize).store(value, Ordering::Release);
     }
 
     pub(super) fn swap(&self, word: Word, from: u64, to: u64) -> bool {
-        self.0[word as usize]
+        self.0
+            .word(word as usize)
             .compare_exchange(from, to, Ordering::AcqRel, Ordering::Acquire)
             .is_ok()
     }

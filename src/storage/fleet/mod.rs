@@ -29,13 +29,12 @@ mod sync;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::sync::atomic::AtomicU64;
 
 use control::Control;
 
 use super::memory::ExpiryClock;
 use super::shm::{
-    BoundCircuit, CircuitMemo, GENERATION_MASK, RecordKind, SLOTS, SharedMemoryStorage, TierWord as Word,
+    BoundCircuit, CircuitMemo, GENERATION_MASK, PlainWords, RecordKind, SLOTS, SharedMemoryStorage, TierWord as Word,
 };
 use super::{
     CallCounters, CircuitStore, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, Storage, StorageError,
@@ -100,7 +99,7 @@ struct Circuit {
     memo: CircuitMemo,
     /// The `F` record's words, and when they were looked up: looked up
     /// again (which keeps the record in use) once a second.
-    control: Cell<Option<(&'static [AtomicU64], Millis)>>,
+    control: Cell<Option<(PlainWords, Millis)>>,
 }
 
 impl FleetStorage {

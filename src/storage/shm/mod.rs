@@ -25,8 +25,8 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use known::{KNOWN, Known, PastKey, PastSums};
-use segment::{Metrics, NAME_BYTES, PrefixUsage, Record};
-pub use segment::{SLOTS, Segment, SegmentError, SharedWords, TIER_KNOWN_HOSTS, TierWord};
+use segment::{Bucket, Metrics, NAME_BYTES, Record};
+pub use segment::{CIRCUIT_BYTES, SLOTS, Segment, SegmentError, SharedWords, TIER_KNOWN_HOSTS, TierWord};
 pub use table::RecordKind;
 use table::{ClaimError, Identity, PREFIX_LENGTH_MASK, Refusal, TIER_BIT, hashes, is_idle, write_stored_name};
 #[cfg(test)]
@@ -321,8 +321,12 @@ impl SharedMemoryStorage {
     /// name when absent: a tier built over this storage (`fleet/`) keeps
     /// its own words there, under names of its own. Its counters' words
     /// only: the record's key, state and metrics keep their meaning.
-    pub fn plain_words(&self, service: &[u8]) -> Result<&'static [AtomicU64], StorageError> {
-        Ok(self.unbound().created(service)?.record.counters.as_flattened())
+    pub fn plain_words(&self, service: &[u8]) -> Result<PlainWords, StorageError> {
+        let index = self.unbound().created(service)?.index;
+        Ok(PlainWords {
+            segment: self.segment,
+            index,
+        })
     }
 
     /// A circuit's counts of `generation` over the window at `now`, bucket
@@ -344,7 +348,7 @@ impl SharedMemoryStorage {
             .buckets_covering(now)
             .filter_map(|bucket| {
                 let tag = CounterTag::new(generation, bucket);
-                let counters = &record.counters[window.ring_slot(bucket)];
+                let counters = self.segment.bucket(located.index, window.ring_slot(bucket));
                 let counts: Vec<u64> = (0..slot_count.min(SLOTS))
                     .map(|slot| read_counter(&counters[slot], tag))
                     .collect();
@@ -402,33 +406,44 @@ impl SharedMemoryStorage {
         decode_state(word, record.info.load(Ordering::Acquire))
     }
 
-    fn clear_metrics(metrics: &Metrics) {
-        for word in [
-            &metrics.calls_permitted,
-            &metrics.calls_rejected,
-            &metrics.successes,
-            &metrics.failures,
-            &metrics.slow_calls,
-            &metrics.openings,
-        ] {
-            word.store(0, Ordering::Relaxed);
+    fn clear_metrics(segment: &Segment, index: usize) {
+        for metrics in segment.all_metrics(index) {
+            for word in [
+                &metrics.calls_permitted,
+                &metrics.calls_rejected,
+                &metrics.successes,
+                &metrics.failures,
+                &metrics.slow_calls,
+                &metrics.openings,
+            ] {
+                word.store(0, Ordering::Relaxed);
+            }
         }
     }
 
-    fn read_metrics(metrics: &Metrics) -> CallCounters {
-        CallCounters {
-            calls_permitted: metrics.calls_permitted.load(Ordering::Relaxed),
-            calls_rejected: metrics.calls_rejected.load(Ordering::Relaxed),
-            successes: metrics.successes.load(Ordering::Relaxed),
-            failures: metrics.failures.load(Ordering::Relaxed),
-            slow_calls: metrics.slow_calls.load(Ordering::Relaxed),
-            openings: metrics.openings.load(Ordering::Relaxed),
+    /// The metrics of a circuit: the sums of its stripes.
+    fn read_metrics(segment: &Segment, index: usize) -> CallCounters {
+        let mut sums = CallCounters::default();
+        for metrics in segment.all_metrics(index) {
+            sums.calls_permitted += metrics.calls_permitted.load(Ordering::Relaxed);
+            sums.calls_rejected += metrics.calls_rejected.load(Ordering::Relaxed);
+            sums.successes += metrics.successes.load(Ordering::Relaxed);
+            sums.failures += metrics.failures.load(Ordering::Relaxed);
+            sums.slow_calls += metrics.slow_calls.load(Ordering::Relaxed);
+            sums.openings += metrics.openings.load(Ordering::Relaxed);
         }
+        sums
+    }
+
+    /// The stripe of a circuit's metrics this process counts in.
+    #[inline]
+    fn own_metrics(&self, index: usize) -> &'static Metrics {
+        self.segment.metrics(index, self.segment.own_stripe())
     }
 
     /// The circuits of this prefix whose service starts with `prefix`, each
     /// with what `read` takes from its record.
-    fn walk<T>(&self, prefix: &[u8], read: impl Fn(&Record) -> T) -> Vec<(Vec<u8>, T)> {
+    fn walk<T>(&self, prefix: &[u8], read: impl Fn(usize, &Record) -> T) -> Vec<(Vec<u8>, T)> {
         let now = self.now();
         let mut circuits = Vec::new();
         for index in 0..self.segment.capacity() {
@@ -442,7 +457,7 @@ impl SharedMemoryStorage {
             let Some(service) = self.read_service(record).filter(|service| service.starts_with(prefix)) else {
                 continue;
             };
-            let value = read(record);
+            let value = read(index, record);
             if record.key.load(Ordering::SeqCst) == key && record.check.load(Ordering::SeqCst) == check {
                 circuits.push((service, value));
             }
@@ -463,7 +478,23 @@ pub fn idle_records(segment: &Segment, now: u64) -> u64 {
 /// The bytes one circuit takes in the segment: its record and its entry in
 /// the prefix table.
 pub fn record_size() -> usize {
-    size_of::<Record>() + size_of::<PrefixUsage>()
+    CIRCUIT_BYTES
+}
+
+/// The words of a record kept as plain storage (see
+/// [`SharedMemoryStorage::plain_words`]): its counters' words, bucket by
+/// bucket, `SLOTS * MAX_RING` of them.
+#[derive(Clone, Copy)]
+pub struct PlainWords {
+    segment: &'static Segment,
+    index: usize,
+}
+
+impl PlainWords {
+    /// Word `place`; panics past the last.
+    pub fn word(&self, place: usize) -> &'static AtomicU64 {
+        &self.segment.bucket(self.index, place / SLOTS)[place % SLOTS]
+    }
 }
 
 /// The counts of one bucket, by slot.
@@ -570,7 +601,8 @@ impl BoundCircuit<'_> {
         new: CircuitState,
         ttl_ms: Millis,
     ) -> Result<bool, StorageError> {
-        let record = self.created(service)?.record;
+        let located = self.created(service)?;
+        let record = located.record;
         SharedMemoryStorage::keep_for(record, ttl_ms);
         let won = record
             .state
@@ -587,7 +619,10 @@ impl BoundCircuit<'_> {
             // instant unknown, nothing wrong.
             record.info.store(encode_info(new), Ordering::Release);
             if new.phase == Phase::Open && !new.forced {
-                record.metrics.openings.fetch_add(1, Ordering::Relaxed);
+                self.storage
+                    .own_metrics(located.index)
+                    .openings
+                    .fetch_add(1, Ordering::Relaxed);
             }
         }
         Ok(won)
@@ -614,8 +649,10 @@ impl BoundCircuit<'_> {
         let ring = window.ring_len();
         let now_slot = window.ring_slot(now_bucket);
         let now_tag = CounterTag::new(generation, now_bucket);
-        increment_counter(&circuit.counters[now_slot][record.slot], now_tag);
-        let metrics = &circuit.metrics;
+        let segment = self.storage.segment;
+        let current = segment.bucket(located.index, now_slot);
+        increment_counter(&current[record.slot], now_tag);
+        let metrics = self.storage.own_metrics(located.index);
         match record.outcome {
             Outcome::Success => metrics.successes.fetch_add(1, Ordering::Relaxed),
             Outcome::Failure => metrics.failures.fetch_add(1, Ordering::Relaxed),
@@ -643,7 +680,7 @@ impl BoundCircuit<'_> {
             slot_count: record.slot_count,
         };
         let slot_count = record.slot_count;
-        let current = &circuit.counters[now_slot][..slot_count];
+        let current = &current[..slot_count];
         let read = |past: &PastSums| {
             SlotCounts::from_fn(slot_count, |slot| {
                 past.sums[slot] + read_counter(&current[slot], now_tag)
@@ -651,7 +688,8 @@ impl BoundCircuit<'_> {
         };
         let process_sums = |known: &mut Known| -> PastSums {
             *known.past_sums(located.index, window_key, |sums| {
-                sum_past_buckets(&circuit.counters[..ring], generation, now_bucket, now_slot, sums);
+                let ring = |slot| segment.bucket(located.index, slot);
+                sum_past_buckets(ring, window.ring_len(), generation, now_bucket, now_slot, sums);
             })
         };
         let counts = match self.past {
@@ -695,14 +733,14 @@ impl BoundCircuit<'_> {
         let Some(located) = self.record_for(service, false)? else {
             return Ok(vec![0; slot_count]);
         };
-        let counters = &located.record.counters;
+        let segment = self.storage.segment;
         Ok((0..slot_count.min(SLOTS))
             .map(|slot| {
                 window
                     .buckets_covering(now)
                     .map(|bucket| {
                         read_counter(
-                            &counters[window.ring_slot(bucket)][slot],
+                            &segment.bucket(located.index, window.ring_slot(bucket))[slot],
                             CounterTag::new(generation, bucket),
                         )
                     })
@@ -720,7 +758,7 @@ impl BoundCircuit<'_> {
         let Ok(located) = self.created(service) else {
             return;
         };
-        let metrics = &located.record.metrics;
+        let metrics = self.storage.own_metrics(located.index);
         let word = if permitted {
             &metrics.calls_permitted
         } else {
@@ -733,7 +771,7 @@ impl BoundCircuit<'_> {
         Ok(Some(
             self.record_for(service, false)?
                 .map_or_else(CallCounters::default, |located| {
-                    SharedMemoryStorage::read_metrics(&located.record.metrics)
+                    SharedMemoryStorage::read_metrics(self.storage.segment, located.index)
                 }),
         ))
     }
@@ -742,13 +780,20 @@ impl BoundCircuit<'_> {
 /// The sums of the counters over the buckets of the window before the
 /// current one: position p of the ring holds the covered bucket congruent to
 /// p, and a word still tagged with an older bucket (or generation) counts 0.
-fn sum_past_buckets(ring: &[[AtomicU64; SLOTS]], generation: u64, now_bucket: i64, now_slot: usize, sums: &mut [u64]) {
+fn sum_past_buckets<'a>(
+    ring: impl Fn(usize) -> &'a Bucket,
+    ring_len: usize,
+    generation: u64,
+    now_bucket: i64,
+    now_slot: usize,
+    sums: &mut [u64],
+) {
     sums.fill(0);
     let mut position = now_slot;
-    for age in 1..ring.len() as i64 {
-        position = if position == 0 { ring.len() - 1 } else { position - 1 };
+    for age in 1..ring_len as i64 {
+        position = if position == 0 { ring_len - 1 } else { position - 1 };
         let tag = CounterTag::new(generation, now_bucket - age);
-        for (sum, counter) in sums.iter_mut().zip(&ring[position]) {
+        for (sum, counter) in sums.iter_mut().zip(ring(position)) {
             *sum += read_counter(counter, tag);
         }
     }
@@ -779,14 +824,14 @@ impl Storage for SharedMemoryStorage {
     /// listed when it is ready, owned, in use and of this prefix, and still
     /// owned by the same name once read.
     fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {
-        let circuits = self.walk(prefix, Self::state_of);
+        let circuits = self.walk(prefix, |_, record| Self::state_of(record));
         self.check_intact()?;
         Ok(circuits)
     }
 
     fn list_circuits_with_counters(&self, prefix: &[u8]) -> Result<Vec<ListedCircuitCounters>, StorageError> {
-        let circuits = self.walk(prefix, |record| {
-            (Self::state_of(record), Self::read_metrics(&record.metrics))
+        let circuits = self.walk(prefix, |index, record| {
+            (Self::state_of(record), Self::read_metrics(self.segment, index))
         });
         self.check_intact()?;
         Ok(circuits

@@ -158,12 +158,9 @@ fn a_segment_of_another_size_or_build_is_refused_saying_what_differs() {
     header.record_size.store(64, Ordering::Relaxed);
     assert_eq!(
         mismatch(Segment::open_named(&name.0, SIZE, 0.5)),
-        format!(
-            "its record size is 64 bytes, this build's is {} bytes",
-            size_of::<Record>()
-        )
+        format!("its record size is 64 bytes, this build's is {} bytes", CIRCUIT_BYTES)
     );
-    header.record_size.store(size_of::<Record>() as u64, Ordering::Relaxed);
+    header.record_size.store(CIRCUIT_BYTES as u64, Ordering::Relaxed);
 
     header.magic.store(u64::from_le_bytes(*b"notours!"), Ordering::Relaxed);
     assert!(refusal(Segment::open_named(&name.0, SIZE, 0.5)).starts_with("it is not a circuit_breaker segment"));

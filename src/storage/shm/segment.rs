@@ -4,13 +4,22 @@
 //! any process of the same user attaches to by name.
 //!
 //! ```text
-//! +--------+----------+-----+--------------+---------------------+
-//! | Header | Record 0 | ... | Record N - 1 | PrefixUsage 0..N-1  |
-//! +--------+----------+-----+--------------+---------------------+
+//! +--------+--------------+-------------+-----------------+-----------------+
+//! | Header | Record 0..N  | PrefixUsage | Bucket of ring  | Metrics of      |
+//! |        |              | 0..N        | slot s, 0..N,   | stripe t, 0..N, |
+//! |        |              |             | for each s      | for each t      |
+//! +--------+--------------+-------------+-----------------+-----------------+
 //! ```
 //!
 //! Each record may belong to a different prefix, so N prefix entries are
-//! always enough.
+//! always enough. A circuit's counters lie outside its record, slot by
+//! slot of the ring: at any instant the calls of every circuit count in
+//! the same ring slot, so the buckets they touch lie side by side, one or
+//! two cache lines each, and a process calling thousands of circuits keeps
+//! them in its caches (and their pages in its TLB) rather than touching a
+//! line on another page of a 6 KiB record per call. Metrics are kept in
+//! [`METRIC_STRIPES`] copies, and a process counts in its own: the
+//! processes calling one circuit do not write the same line for them.
 //!
 //! Everything inside is an atomic word or the insert lock: no pointer is
 //! stored, a record is found by its index. This module holds every `unsafe`
@@ -62,7 +71,18 @@ const MAGIC: u64 = u64::from_le_bytes(*b"cbreaker");
 /// the length word of their stored name, hashed, and of `name_lengths`.
 /// (The words of a tier's control record, `TierWord`, are hashed into
 /// `layout_id` from their declaration: changing them needs no new version.)
-pub const LAYOUT_VERSION: u64 = 4;
+/// 5: counters and metrics out of the records, in areas by ring slot and
+/// by stripe; a tier's control words are the counters' words taken in the
+/// same order (bucket by bucket), now in the ring slots' areas.
+pub const LAYOUT_VERSION: u64 = 5;
+
+/// The copies of each circuit's metrics: a process counts in one of them
+/// (drawn in turn, [`Segment::own_stripe`]), a reader sums them all.
+/// Eight keeps the line of two to eight processes calling one circuit
+/// their own, for 384 bytes a circuit; on more cores, processes share a
+/// stripe by eight or more, each stripe still written by a fraction of
+/// them.
+pub const METRIC_STRIPES: usize = 8;
 
 /// How many hosts a tier's control record lists (`TierWord::KnownHosts`):
 /// part of the layout, as the words are.
@@ -139,7 +159,12 @@ const NAME_SETTING: &str = "circuit_breaker.shm_name";
 /// How long a process waits for another one initialising a named segment.
 const ATTACH_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// One circuit. 64-byte aligned so that two records never share a cache line.
+/// The counters of one bucket of one circuit, by slot.
+pub type Bucket = [AtomicU64; SLOTS];
+
+/// One circuit. 64-byte aligned so that two records never share a cache
+/// line; a call reads only the first line (and writes it only when the
+/// state changes or, once a second, `last_used`).
 #[repr(C, align(64))]
 pub struct Record {
     /// [hash:62][status:2]: empty, being claimed, or ready.
@@ -160,23 +185,18 @@ pub struct Record {
     /// The hash of the prefix whose circuit this is (0 for none): its count
     /// in the prefix table drops when the record is given to another.
     pub owner: AtomicU64,
-    /// Bucket-major: the counters of one bucket are contiguous, so a call,
-    /// which reads only the current bucket (a process keeps the sums of the
-    /// past ones), touches one or two cache lines of them.
-    pub counters: [[AtomicU64; SLOTS]; MAX_RING],
     /// [prefix length:32][name length:32] of the stored name, for listings.
     pub name_lengths: AtomicU64,
     /// The prefix then the service, the first [`NAME_BYTES`] bytes of them.
     pub name: [AtomicU64; NAME_BYTES / 8],
-    pub metrics: Metrics,
 }
 
-/// The counters of a circuit for metrics (see `storage::CallCounters`):
-/// each a word that one relaxed `fetch_add` changes, so a process killed at
-/// any instruction leaves each either counted or not. A cache line of their
-/// own: every call writes one of them, which on the first line would make
-/// every other process's reads of `key` and `state` miss.
-#[repr(C, align(64))]
+/// The counters of a circuit for metrics (see `storage::CallCounters`), one
+/// stripe of them: each a word that one relaxed `fetch_add` changes, so a
+/// process killed at any instruction leaves each either counted or not.
+/// Every call writes one of them: out of the record, whose first line
+/// every other process reads, and in the stripe of the process counting.
+#[repr(C)]
 pub struct Metrics {
     pub calls_permitted: AtomicU64,
     pub calls_rejected: AtomicU64,
@@ -212,6 +232,9 @@ pub struct Header {
     pub claim_retry_at: AtomicU64,
     /// Claims refused because a prefix held its share of the records.
     pub share_refusals: AtomicU64,
+    /// How many processes drew a stripe of the metrics: the next one takes
+    /// this number modulo [`METRIC_STRIPES`].
+    stripes_drawn: AtomicU64,
     insert_lock: UnsafeCell<libc::pthread_mutex_t>,
 }
 
@@ -278,9 +301,56 @@ pub struct Segment {
     object: Option<OwnedFd>,
     guard: Option<&'static guard::Guarded>,
     capacity: usize,
+    areas: Areas,
     /// `circuit_breaker.shm_max_share` of the capacity, at least one record.
     max_per_prefix: usize,
     max_share: f64,
+}
+
+/// Where the areas of a segment of `capacity` circuits begin, in bytes
+/// from its start, and where the last ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Areas {
+    prefixes: usize,
+    buckets: usize,
+    metrics: usize,
+    end: usize,
+}
+
+impl Areas {
+    const fn of(capacity: usize) -> Self {
+        let prefixes = size_of::<Header>() + capacity * size_of::<Record>();
+        // On a line of its own, so that the ring's slots start on one.
+        let buckets = (prefixes + capacity * size_of::<PrefixUsage>()).next_multiple_of(64);
+        let metrics = buckets + MAX_RING * capacity * size_of::<Bucket>();
+        Self {
+            prefixes,
+            buckets,
+            metrics,
+            end: metrics + METRIC_STRIPES * capacity * size_of::<Metrics>(),
+        }
+    }
+}
+
+/// The bytes one circuit takes in the segment: its record, its entry in the
+/// prefix table, its ring of buckets and its stripes of metrics.
+pub const CIRCUIT_BYTES: usize = size_of::<Record>()
+    + size_of::<PrefixUsage>()
+    + MAX_RING * size_of::<Bucket>()
+    + METRIC_STRIPES * size_of::<Metrics>();
+
+/// The size of a segment that holds `capacity` circuits: the areas, and
+/// their padding (less than a line) counted whole.
+pub const fn size_for(capacity: usize) -> usize {
+    size_of::<Header>() + 64 + capacity * CIRCUIT_BYTES
+}
+
+/// This process's stripe of the metrics, `METRIC_STRIPES` while it drew
+/// none: forgotten in every child forked, which draws its own.
+static OWN_STRIPE: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(METRIC_STRIPES);
+
+extern "C" fn forget_stripe() {
+    OWN_STRIPE.store(METRIC_STRIPES, Ordering::Relaxed);
 }
 
 // SAFETY: the segment is only ever accessed through atomics and the
@@ -446,6 +516,7 @@ impl Segment {
             object: None,
             guard: None,
             capacity,
+            areas: Areas::of(capacity),
             max_per_prefix: ((capacity as f64 * max_share) as usize).max(1),
             max_share,
         }
@@ -470,7 +541,7 @@ impl Segment {
         compare(
             "record size",
             header.record_size.load(Ordering::Relaxed),
-            size_of::<Record>() as u64,
+            CIRCUIT_BYTES as u64,
             " bytes",
         );
         let fingerprint = header.layout_id.load(Ordering::Relaxed);
@@ -504,7 +575,7 @@ impl Segment {
         header.layout_version.store(LAYOUT_VERSION, Ordering::Relaxed);
         header.layout_id.store(layout_id(), Ordering::Relaxed);
         header.size.store(self.len as u64, Ordering::Relaxed);
-        header.record_size.store(size_of::<Record>() as u64, Ordering::Relaxed);
+        header.record_size.store(CIRCUIT_BYTES as u64, Ordering::Relaxed);
         header.capacity.store(self.capacity as u64, Ordering::Relaxed);
         // SAFETY: the attribute is initialised by pthread_mutexattr_init
         // before use and destroyed after; the mutex lives in the mapping,
@@ -569,13 +640,73 @@ impl Segment {
         // as records are 64-byte aligned), `create` sized the mapping for
         // `capacity` entries, and zeroed memory is a valid entry.
         unsafe {
-            let table = self
-                .base
-                .as_ptr()
-                .add(size_of::<Header>() + self.capacity * size_of::<Record>())
-                .cast::<PrefixUsage>();
+            let table = self.base.as_ptr().add(self.areas.prefixes).cast::<PrefixUsage>();
             &*table.add(index)
         }
+    }
+
+    /// The counters of circuit `index` in slot `ring_slot` of its ring.
+    #[inline]
+    pub fn bucket(&self, index: usize, ring_slot: usize) -> &Bucket {
+        assert!(
+            index < self.capacity && ring_slot < MAX_RING,
+            "bucket {ring_slot} of record {index} outside a table of {}",
+            self.capacity
+        );
+        // SAFETY: the buckets' area lies inside the mapping (`Areas::of`
+        // sized it, `capacity_of` keeps it within `len`), 8-byte aligned as
+        // it starts on a line and buckets are whole words; slot `ring_slot`
+        // holds `capacity` buckets, and the bounds are checked above.
+        // Zeroed memory is a valid bucket (atomic words).
+        unsafe {
+            let area = self.base.as_ptr().add(self.areas.buckets).cast::<Bucket>();
+            &*area.add(ring_slot * self.capacity + index)
+        }
+    }
+
+    /// Stripe `stripe` of the metrics of circuit `index`.
+    #[inline]
+    pub fn metrics(&self, index: usize, stripe: usize) -> &Metrics {
+        assert!(
+            index < self.capacity && stripe < METRIC_STRIPES,
+            "metrics {stripe} of record {index} outside a table of {}",
+            self.capacity
+        );
+        // SAFETY: as for `bucket`: the metrics' area follows the buckets'
+        // inside the mapping, of whole words, `capacity` entries a stripe,
+        // and the bounds are checked above.
+        unsafe {
+            let area = self.base.as_ptr().add(self.areas.metrics).cast::<Metrics>();
+            &*area.add(stripe * self.capacity + index)
+        }
+    }
+
+    /// Every stripe of the metrics of circuit `index`.
+    pub fn all_metrics(&self, index: usize) -> impl Iterator<Item = &Metrics> {
+        (0..METRIC_STRIPES).map(move |stripe| self.metrics(index, stripe))
+    }
+
+    /// The stripe of the metrics this process counts in: drawn in turn
+    /// from the segment by its first call, so that the processes calling
+    /// one circuit write lines of their own (up to `METRIC_STRIPES`).
+    #[inline]
+    pub fn own_stripe(&self) -> usize {
+        let stripe = OWN_STRIPE.load(Ordering::Relaxed);
+        if stripe < METRIC_STRIPES {
+            stripe
+        } else {
+            self.draw_stripe()
+        }
+    }
+
+    #[cold]
+    fn draw_stripe(&self) -> usize {
+        static WATCH_FORKS: std::sync::Once = std::sync::Once::new();
+        WATCH_FORKS.call_once(|| crate::storage::sys::in_every_child(forget_stripe));
+        let drawn = self.header().stripes_drawn.fetch_add(1, Ordering::Relaxed);
+        let stripe = (drawn % METRIC_STRIPES as u64) as usize;
+        OWN_STRIPE.store(stripe, Ordering::Relaxed);
+        stripe
     }
 
     pub fn record(&self, index: usize) -> &Record {
@@ -623,15 +754,18 @@ fn check_request(size: usize, max_share: f64) -> Result<(), SegmentError> {
     if !(max_share > 0.0 && max_share <= 1.0) {
         return Err(SegmentError::Share(max_share));
     }
-    let minimum = size_of::<Header>() + size_of::<Record>() + size_of::<PrefixUsage>();
+    let minimum = size_for(1);
     if size < minimum {
         return Err(SegmentError::TooSmall { size, minimum });
     }
     Ok(())
 }
 
+/// The most circuits `size` bytes hold: the areas' padding is less than a line.
 fn capacity_of(size: usize) -> usize {
-    size.saturating_sub(size_of::<Header>()) / (size_of::<Record>() + size_of::<PrefixUsage>())
+    let capacity = size.saturating_sub(size_of::<Header>() + 64) / CIRCUIT_BYTES;
+    debug_assert!(Areas::of(capacity).end <= size);
+    capacity
 }
 
 /// The object name of `circuit_breaker.shm_name`: the leading `/` is ours.
@@ -687,9 +821,10 @@ fn fingerprint(tier_words: &[(&str, u64)], tier_known_hosts: usize) -> u64 {
         align_of::<Record>() as u64,
         offset_of!(Record, state) as u64,
         offset_of!(Record, owner) as u64,
-        offset_of!(Record, counters) as u64,
         offset_of!(Record, name) as u64,
-        offset_of!(Record, metrics) as u64,
+        size_of::<Bucket>() as u64,
+        size_of::<Metrics>() as u64,
+        METRIC_STRIPES as u64,
         NAME_BYTES as u64,
         size_of::<PrefixUsage>() as u64,
         SLOTS as u64,
@@ -1105,9 +1240,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn records_are_a_few_kib_and_aligned() {
-        assert_eq!(size_of::<Record>() % 64, 0);
-        assert!(size_of::<Record>() <= 8 * 1024, "{} bytes", size_of::<Record>());
+    fn circuits_take_a_few_kib_and_records_are_aligned() {
+        const { assert!(size_of::<Record>().is_multiple_of(64) && CIRCUIT_BYTES <= 8 * 1024) };
     }
 
     #[test]
@@ -1115,13 +1249,93 @@ mod tests {
         let segment = Segment::create(1 << 20, 0.5).unwrap();
         assert_eq!(
             segment.capacity(),
-            ((1 << 20) - size_of::<Header>()) / (size_of::<Record>() + size_of::<PrefixUsage>())
+            ((1 << 20) - size_of::<Header>() - 64) / CIRCUIT_BYTES
         );
+        for capacity in [1, 2, 3, 7, 1000] {
+            assert!(Areas::of(capacity).end <= size_for(capacity));
+            assert_eq!(capacity_of(size_for(capacity)), capacity, "{capacity}");
+            assert_eq!(capacity_of(size_for(capacity) - 1), capacity - 1, "{capacity}");
+        }
         assert_eq!(segment.max_per_prefix(), segment.capacity() / 2);
         assert!(matches!(Segment::create(100, 0.5), Err(SegmentError::TooSmall { .. })));
         for share in [0.0, -0.1, 1.01, f64::NAN] {
             assert!(matches!(Segment::create(1 << 20, share), Err(SegmentError::Share(_))));
         }
+    }
+
+    /// What a call touches of many circuits lies together: the buckets of
+    /// one ring slot, and the metrics of one stripe, circuit after circuit;
+    /// the areas do not overlap and end inside the mapping.
+    #[test]
+    fn the_buckets_of_one_instant_and_the_metrics_of_one_process_lie_together() {
+        let segment = Segment::create(1 << 20, 0.5).unwrap();
+        let capacity = segment.capacity();
+        let address = |item: &dyn std::any::Any| std::ptr::from_ref(item).cast::<u8>() as usize;
+        for slot in [0, 7, MAX_RING - 1] {
+            assert_eq!(
+                address(segment.bucket(1, slot)) - address(segment.bucket(0, slot)),
+                size_of::<Bucket>()
+            );
+        }
+        assert_eq!(address(segment.bucket(0, 0)) % 64, 0);
+        assert_eq!(
+            address(segment.metrics(1, 3)) - address(segment.metrics(0, 3)),
+            size_of::<Metrics>()
+        );
+        let base = segment.base.as_ptr() as usize;
+        let last_record_end = address(segment.record(capacity - 1)) + size_of::<Record>();
+        let last_prefix_end = address(segment.prefix_usage(capacity - 1)) + size_of::<PrefixUsage>();
+        assert!(last_record_end <= address(segment.prefix_usage(0)));
+        assert!(last_prefix_end <= address(segment.bucket(0, 0)));
+        assert!(
+            address(segment.bucket(capacity - 1, MAX_RING - 1)) + size_of::<Bucket>() <= address(segment.metrics(0, 0))
+        );
+        assert!(
+            address(segment.metrics(capacity - 1, METRIC_STRIPES - 1)) + size_of::<Metrics>() <= base + segment.size()
+        );
+    }
+
+    /// A process draws its stripe once; a child forked after draws anew,
+    /// the next one in turn.
+    #[test]
+    fn a_forked_child_draws_a_stripe_of_its_own() {
+        let segment = Segment::create(1 << 20, 0.5).unwrap();
+        // This process may have drawn from another test's segment: only
+        // this one's count says whose turn comes.
+        let mine = segment.own_stripe();
+        assert_eq!(segment.own_stripe(), mine);
+        let before = segment.header().stripes_drawn.load(Ordering::Relaxed);
+        let [read, write] = pipe();
+        // SAFETY: the child only draws a stripe, writes one byte and exits.
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            let theirs = segment.own_stripe() as u8;
+            // SAFETY: `write` is the pipe's open write end.
+            unsafe {
+                libc::write(write, (&raw const theirs).cast(), 1);
+                libc::_exit(0);
+            }
+        }
+        let mut theirs = 0u8;
+        // SAFETY: `read` is the pipe's open read end; one byte into a u8.
+        unsafe {
+            assert_eq!(libc::read(read, (&raw mut theirs).cast(), 1), 1);
+            libc::waitpid(pid, std::ptr::null_mut(), 0);
+        }
+        assert_eq!(segment.header().stripes_drawn.load(Ordering::Relaxed), before + 1);
+        assert_eq!(
+            u64::from(theirs),
+            before % METRIC_STRIPES as u64,
+            "the child drew the next stripe"
+        );
+        assert_eq!(segment.own_stripe(), mine, "the parent keeps its own");
+    }
+
+    fn pipe() -> [libc::c_int; 2] {
+        let mut ends = [0; 2];
+        // SAFETY: `ends` has room for the two descriptors.
+        assert_eq!(unsafe { libc::pipe(ends.as_mut_ptr()) }, 0);
+        ends
     }
 
     #[test]

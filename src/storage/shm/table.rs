@@ -6,7 +6,7 @@
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::Ordering;
 
-use super::segment::{InsertGuard, NAME_BYTES, PrefixUsage, Record};
+use super::segment::{InsertGuard, NAME_BYTES, PrefixUsage, Record, Segment};
 use super::words::{EMPTY, claiming_key, encode_state, is_claiming, is_ready, ready_key};
 use super::{CLAIM_RETRY_MS, DEFAULT_TTL_MS, PROBE_WINDOW, SharedMemoryStorage, TOUCH_EVERY_MS};
 use crate::core::machine::CircuitState;
@@ -239,7 +239,15 @@ impl SharedMemoryStorage {
                 header.records_reused.fetch_add(1, Ordering::Relaxed);
             }
             self.change_owner(record, usage, &guard);
-            Self::initialize(record, hash, check, now, self.kind, [&self.prefix, service]);
+            Self::initialize(
+                self.segment,
+                index,
+                hash,
+                check,
+                now,
+                self.kind,
+                [&self.prefix, service],
+            );
             return Ok((index, record));
         }
         if at_share {
@@ -376,13 +384,15 @@ impl SharedMemoryStorage {
 
     /// Makes a claimed record a fresh circuit, then publishes it.
     pub(super) fn initialize(
-        record: &Record,
+        segment: &Segment,
+        index: usize,
         hash: u64,
         check: u64,
         now: u64,
         kind: RecordKind,
         [prefix, service]: [&[u8]; 2],
     ) {
+        let record = segment.record(index);
         record.check.store(check, Ordering::Relaxed);
         record
             .state
@@ -401,7 +411,7 @@ impl SharedMemoryStorage {
         // any window, and their tags say so. The metrics belong to the
         // name: zeroed before the key publishes the record, a claimer
         // killed before that leaves a record nobody owns.
-        Self::clear_metrics(&record.metrics);
+        Self::clear_metrics(segment, index);
         record.last_used.store(now, Ordering::Relaxed);
         record.key.store(ready_key(hash), Ordering::Release);
     }

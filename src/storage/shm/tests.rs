@@ -118,8 +118,7 @@ fn a_full_table_fails_and_names_the_setting_to_raise() {
 }
 
 fn size_of_records(count: usize) -> usize {
-    std::mem::size_of::<segment::Header>()
-        + count * (std::mem::size_of::<Record>() + std::mem::size_of::<segment::PrefixUsage>())
+    segment::size_for(count)
 }
 
 #[test]
