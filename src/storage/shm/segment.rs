@@ -636,13 +636,7 @@ impl Segment {
             "prefix entry {index} outside a table of {}",
             self.capacity
         );
-        // SAFETY: the prefix table follows the last record (8-byte aligned
-        // as records are 64-byte aligned), `create` sized the mapping for
-        // `capacity` entries, and zeroed memory is a valid entry.
-        unsafe {
-            let table = self.base.as_ptr().add(self.areas.prefixes).cast::<PrefixUsage>();
-            &*table.add(index)
-        }
+        self.entry(self.areas.prefixes, index)
     }
 
     /// The counters of circuit `index` in slot `ring_slot` of its ring.
@@ -653,15 +647,7 @@ impl Segment {
             "bucket {ring_slot} of record {index} outside a table of {}",
             self.capacity
         );
-        // SAFETY: the buckets' area lies inside the mapping (`Areas::of`
-        // sized it, `capacity_of` keeps it within `len`), 8-byte aligned as
-        // it starts on a line and buckets are whole words; slot `ring_slot`
-        // holds `capacity` buckets, and the bounds are checked above.
-        // Zeroed memory is a valid bucket (atomic words).
-        unsafe {
-            let area = self.base.as_ptr().add(self.areas.buckets).cast::<Bucket>();
-            &*area.add(ring_slot * self.capacity + index)
-        }
+        self.entry(self.areas.buckets, ring_slot * self.capacity + index)
     }
 
     /// Stripe `stripe` of the metrics of circuit `index`.
@@ -672,13 +658,21 @@ impl Segment {
             "metrics {stripe} of record {index} outside a table of {}",
             self.capacity
         );
-        // SAFETY: as for `bucket`: the metrics' area follows the buckets'
-        // inside the mapping, of whole words, `capacity` entries a stripe,
-        // and the bounds are checked above.
-        unsafe {
-            let area = self.base.as_ptr().add(self.areas.metrics).cast::<Metrics>();
-            &*area.add(stripe * self.capacity + index)
-        }
+        self.entry(self.areas.metrics, stripe * self.capacity + index)
+    }
+
+    /// Entry `position` of the area starting `offset` bytes into the
+    /// mapping: every area is an array of one type of atomic words, whose
+    /// bounds its accessor checked.
+    #[inline]
+    fn entry<T>(&self, offset: usize, position: usize) -> &T {
+        debug_assert!(offset + (position + 1) * size_of::<T>() <= self.areas.end);
+        // SAFETY: `Areas::of` lays the areas out inside the mapping
+        // (`capacity_of` keeps their end within `len`), each aligned for
+        // its type (records and buckets on lines, prefixes and metrics on
+        // words); the accessors check `position` within the area. Zeroed
+        // memory is a valid entry: every field is an atomic word.
+        unsafe { &*self.base.as_ptr().add(offset).cast::<T>().add(position) }
     }
 
     /// Every stripe of the metrics of circuit `index`.
@@ -715,13 +709,7 @@ impl Segment {
             "record {index} outside a table of {}",
             self.capacity
         );
-        // SAFETY: records follow the header, each 64-byte aligned, and
-        // `index < capacity` keeps this one inside the mapping; zeroed memory
-        // is a valid record (every field is an atomic word).
-        unsafe {
-            let first = self.base.as_ptr().add(size_of::<Header>()).cast::<Record>();
-            &*first.add(index)
-        }
+        self.entry(size_of::<Header>(), index)
     }
 
     /// Takes the insert lock. `recovered` tells that its last holder died
