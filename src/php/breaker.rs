@@ -45,36 +45,43 @@ use crate::storage::{Circuit as StoredCircuit, Storage, StorageError};
 #[php(name = "Zeusi\\CircuitBreaker\\CircuitBreaker")]
 #[php(implements(ce = circuit_breaker_interface, stub = "\\Zeusi\\CircuitBreaker\\CircuitBreakerInterface"))]
 #[php(implements(ce = manual_control_interface, stub = "\\Zeusi\\CircuitBreaker\\ManualControlInterface"))]
+#[repr(C)]
 pub struct CircuitBreaker {
-    config: Rc<Config>,
+    // What a call does not read first, then what every call reads, last:
+    // PHP allocates the object 64-byte aligned, with its `zend_object`
+    // (which the engine reads on each method call) right after this
+    // struct, so the words of a call share that line and the one before
+    // rather than lie on four (a process calling thousands of breakers
+    // misses each line it touches).
     /// Keeps the configured rule objects alive for `OpeningCause`.
     pub(super) configuration: Zval,
     pub(super) storage: Zval,
     /// The composition over a storage written in PHP, when it is one.
     pub(super) userland: Option<Rc<KvStorage<UserlandKeyValue>>>,
-    pub(super) listener: Option<Zval>,
-    pub(super) clock: Clock,
+    /// That Rust storage (the composition over `userland`, for a storage
+    /// written in PHP).
+    native: Rc<dyn Storage>,
+    /// The permits of its calls in flight.
+    permits: HeldByFiber,
+    /// Where its bulkhead counts, found at its first call, when its
+    /// configuration has one.
+    gate: OnceCell<Option<Gate>>,
+    /// This process's memory of its window, when its rules throttle.
+    throttle: OnceCell<Rc<Cell<ThrottleMemo>>>,
     /// The fibers in which this breaker reads its clock and works on its
     /// storage: PHP code called then (a storage, clock or curve written in
     /// PHP) that calls back into this breaker from the same fiber is refused.
     at_work: AtWork,
+    pub(super) listener: Option<Zval>,
+    kind: StorageKind,
+    pub(super) clock: Clock,
     /// The circuit of its service, asked of the Rust storage behind
     /// `storage` once, when the breaker is made: it keeps what its calls
     /// learn (where its record lies in the shared memory, the places of a
     /// fleet's host records), so that a call neither hashes nor compares
     /// the name.
     circuit: Box<dyn StoredCircuit>,
-    /// That Rust storage (the composition over `userland`, for a storage
-    /// written in PHP).
-    native: Rc<dyn Storage>,
-    kind: StorageKind,
-    /// Where its bulkhead counts, found at its first call, when its
-    /// configuration has one.
-    gate: OnceCell<Option<Gate>>,
-    /// The permits of its calls in flight.
-    permits: HeldByFiber,
-    /// This process's memory of its window, when its rules throttle.
-    throttle: OnceCell<Rc<Cell<ThrottleMemo>>>,
+    config: Rc<Config>,
 }
 
 /// What a breaker must know of its storage's class.

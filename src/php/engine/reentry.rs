@@ -20,12 +20,16 @@ use super::throwable::logic_exception;
 /// not re-entrancy: the first suspended while waiting for its storage, as
 /// fibers over an asynchronous client do, and each call keeps its state on
 /// its own fiber's stack.
+///
+/// The words every call reads come last, beside what follows them in a
+/// `#[repr(C)]` owner (see `CircuitBreaker`).
 #[derive(Default)]
+#[repr(C)]
 pub struct AtWork {
+    /// Those that came while the first was at work.
+    others: RefCell<Vec<usize>>,
     /// The first fiber at work, 0 for none: the only one outside an event loop.
     first: Cell<usize>,
-    /// Those that came while it was.
-    others: RefCell<Vec<usize>>,
     /// Whether `others` holds any: read on every call instead of borrowing it.
     crowded: Cell<bool>,
 }

@@ -64,19 +64,22 @@ pub(super) struct Known {
 /// record (of one segment, with the tags of one name), one generation of its
 /// state, the current bucket, and the shape of the window.
 #[derive(Clone, Copy, PartialEq, Eq, Default)]
+#[repr(C)]
 pub(super) struct PastKey {
     pub(super) segment: usize,
     pub(super) check: u64,
     pub(super) generation: u64,
     pub(super) now_bucket: i64,
-    pub(super) ring: usize,
-    pub(super) slot_count: usize,
+    pub(super) ring: u32,
+    pub(super) slot_count: u32,
 }
 
 /// The sums of the buckets of a window before the current one, per slot.
 /// Not aligned to a cache line: it lives inside PHP objects too, which PHP
-/// allocates 8-byte aligned.
+/// allocates 8-byte aligned. The key first, then the sums: a call reads
+/// the key and the first slots, 40 + 16 bytes with two slots.
 #[derive(Clone, Copy, Default)]
+#[repr(C)]
 pub struct PastSums {
     pub(super) key: PastKey,
     pub(super) sums: [u64; SLOTS],
@@ -95,7 +98,7 @@ impl Known {
         let entry = &mut self.past[index];
         if entry.key != key {
             entry.key = key;
-            compute(&mut entry.sums[..key.slot_count]);
+            compute(&mut entry.sums[..key.slot_count as usize]);
         }
         entry
     }

@@ -198,11 +198,16 @@ impl SharedMemoryStorage {
         place: Option<&Cell<Option<Place>>>,
         now: u64,
     ) -> Result<Option<Located>, StorageError> {
-        if let Some(Place { index, hash, check }) = place.and_then(Cell::get) {
-            let record = self.segment.record(index);
-            if Self::owns(record, hash, check) && self.touch(record, hash, check, now) {
-                return Ok(Some(Located { index, check, record }));
-            }
+        if let Some(Place {
+            index,
+            hash,
+            check,
+            record,
+        }) = place.and_then(Cell::get)
+            && Self::owns(record, hash, check)
+            && self.touch(record, hash, check, now)
+        {
+            return Ok(Some(Located { index, check, record }));
         }
         let found = self.look_up(service, create, now)?;
         if let Some(place) = place {
@@ -210,6 +215,7 @@ impl SharedMemoryStorage {
                 index: located.index,
                 hash,
                 check: located.check,
+                record: located.record,
             }));
         }
         Ok(found.map(|(located, _)| located))
@@ -503,26 +509,32 @@ pub type BucketCounts = (i64, Vec<u64>);
 /// Where a breaker found its circuit's record: trusted only while the record
 /// there still carries the name's tags, which a record reused for another
 /// name does not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub struct Place {
     index: usize,
     hash: u64,
     check: u64,
+    /// The record at `index`, as `Segment::record` finds it: kept, so that
+    /// a call does not compute it again for each operation.
+    record: &'static Record,
 }
 
 /// What a breaker keeps between its calls so that they touch little memory:
 /// where its record lies, and a copy of the sums of the past buckets of its
 /// window (the process keeps them too, for the next breaker of the name).
+/// In this order, so that a call reads two lines of it (see `KnownCircuit`):
+/// the flag and the place, then the past sums' key and first slots.
 #[derive(Default)]
+#[repr(C)]
 pub struct CircuitMemo {
+    /// Whether the current call found the record at `place` already: a call
+    /// that loads the state then counts its permission looks once. Within
+    /// one call the record cannot be reused for another name: finding it
+    /// refreshed its `last_used`, and only idle records are reused.
+    /// Forgotten when the next call begins ([`Self::begin_call`]).
+    found: Cell<bool>,
     place: Cell<Option<Place>>,
     past: RefCell<PastSums>,
-    /// The record the current call found already: a call that loads the
-    /// state then counts its permission looks once. Within one call the
-    /// record cannot be reused for another name: finding it refreshed its
-    /// `last_used`, and only idle records are reused. Forgotten when the
-    /// next call begins ([`Self::begin_call`]).
-    found: Cell<Option<Located>>,
 }
 
 impl CircuitMemo {
@@ -534,7 +546,7 @@ impl CircuitMemo {
     /// A call begins: what the last one found may have been reused since.
     #[inline]
     pub fn begin_call(&self) {
-        self.found.set(None);
+        self.found.set(false);
     }
 }
 
@@ -554,18 +566,23 @@ pub struct BoundCircuit<'a> {
     place: Option<&'a Cell<Option<Place>>>,
     past: Option<&'a RefCell<PastSums>>,
     now: Option<u64>,
-    /// The record this call found already (see [`CircuitMemo`]), kept only
-    /// for a breaker's call.
-    found: Option<&'a Cell<Option<Located>>>,
+    /// Whether this call found the record at `place` already (see
+    /// [`CircuitMemo`]), kept only for a breaker's call.
+    found: Option<&'a Cell<bool>>,
 }
 
 impl BoundCircuit<'_> {
     #[inline]
     fn record_for(&self, service: &[u8], create: bool) -> Result<Option<Located>, StorageError> {
-        match self.found.and_then(Cell::get) {
-            Some(located) => Ok(Some(located)),
-            None => self.find(service, create),
+        if let (Some(found), Some(place)) = (self.found, self.place)
+            && found.get()
+            && let Some(Place {
+                index, check, record, ..
+            }) = place.get()
+        {
+            return Ok(Some(Located { index, check, record }));
         }
+        self.find(service, create)
     }
 
     fn find(&self, service: &[u8], create: bool) -> Result<Option<Located>, StorageError> {
@@ -574,8 +591,9 @@ impl BoundCircuit<'_> {
         // After the lookup: its loads are what faults on a shortened
         // object, and the guard then breaks the segment.
         self.storage.check_intact()?;
+        // The lookup left `place` at the record it found.
         if let Some(kept) = self.found {
-            kept.set(found);
+            kept.set(found.is_some() && self.place.is_some());
         }
         Ok(found)
     }
@@ -676,8 +694,8 @@ impl BoundCircuit<'_> {
             check: located.check,
             generation,
             now_bucket,
-            ring,
-            slot_count: record.slot_count,
+            ring: ring as u32,
+            slot_count: record.slot_count as u32,
         };
         let slot_count = record.slot_count;
         let current = &current[..slot_count];
@@ -897,7 +915,11 @@ pub struct ShmCircuit {
 }
 
 /// A name's circuit in this process: the name, and what its breakers
-/// learned of its record.
+/// learned of its record. On lines of its own, the name and the memo's
+/// first fields on the first: a process calling thousands of circuits
+/// reads two lines of each per call (the name's slice, the flag and the
+/// place; then the past sums' key and first slots).
+#[repr(C, align(64))]
 struct KnownCircuit {
     service: Vec<u8>,
     memo: CircuitMemo,

@@ -518,3 +518,34 @@ fn circuits_of_one_name_share_what_they_learn_and_many_names_start_afresh() {
     first.begin_call(None);
     assert_eq!(first.counters().unwrap().unwrap().successes, 2);
 }
+
+/// What a call reads of its circuit's memo lies on two cache lines: the
+/// name's slice, the flag and the place on the first, the past sums' key
+/// and first two slots on the second (a process calling thousands of
+/// circuits misses each line it touches).
+#[test]
+fn a_call_reads_two_lines_of_its_memo() {
+    use std::mem::{align_of, offset_of, size_of};
+    assert_eq!(align_of::<KnownCircuit>(), 64);
+    let memo = offset_of!(KnownCircuit, memo);
+    let place_end = memo + offset_of!(CircuitMemo, place) + size_of::<Option<Place>>();
+    assert!(offset_of!(KnownCircuit, service) + size_of::<Vec<u8>>() <= 64);
+    assert!(
+        memo + offset_of!(CircuitMemo, found) < 64 && place_end <= 64,
+        "{place_end}"
+    );
+    let known = KnownCircuit {
+        service: Vec::new(),
+        memo: CircuitMemo::default(),
+    };
+    let start = std::ptr::from_ref(&known) as usize;
+    let past = std::ptr::from_ref(&known.memo.past) as usize - start;
+    let sums = known.memo.past.borrow();
+    let key = std::ptr::from_ref(&sums.key) as usize - start;
+    let first_sums_end = std::ptr::from_ref(&sums.sums[1]) as usize + size_of::<u64>() - start;
+    assert!(past >= 64 && key >= 64, "{past} {key}");
+    assert!(
+        key + size_of_val(&sums.key) <= 128 && first_sums_end <= 128,
+        "{key} {first_sums_end}"
+    );
+}
