@@ -572,7 +572,10 @@ pub struct BoundCircuit<'a> {
 }
 
 impl BoundCircuit<'_> {
-    #[inline]
+    /// The record of this call: the one it found already, a load and a
+    /// branch, else a lookup, kept out of line so that the found path
+    /// saves no registers for it.
+    #[inline(always)]
     fn record_for(&self, service: &[u8], create: bool) -> Result<Option<Located>, StorageError> {
         if let (Some(found), Some(place)) = (self.found, self.place)
             && found.get()
@@ -585,6 +588,7 @@ impl BoundCircuit<'_> {
         self.find(service, create)
     }
 
+    #[inline(never)]
     fn find(&self, service: &[u8], create: bool) -> Result<Option<Located>, StorageError> {
         let now = self.now.unwrap_or_else(|| self.storage.now());
         let found = self.storage.record_for(service, create, self.place, now)?;
