@@ -24,7 +24,7 @@ use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use known::{KNOWN, Known, PastKey, PastSums};
+use known::{KNOWN, PastKey, PastSums};
 use segment::{Bucket, Metrics, NAME_BYTES, Record};
 pub use segment::{CIRCUIT_BYTES, SLOTS, Segment, SegmentError, SharedWords, TIER_KNOWN_HOSTS, TierWord};
 pub use table::RecordKind;
@@ -222,7 +222,9 @@ impl SharedMemoryStorage {
     }
 
     /// The record of a service by its name, through what this process
-    /// remembers of names; with the hash that places it.
+    /// remembers of names; with the hash that places it. Out of line: a
+    /// call that knows its place should not pay for this one's frame.
+    #[inline(never)]
     fn look_up(&self, service: &[u8], create: bool, now: u64) -> Result<Option<(Located, u64)>, StorageError> {
         KNOWN.with_borrow_mut(|known| {
             write_stored_name(&mut known.name, self.kind, &self.prefix, service);
@@ -708,12 +710,6 @@ impl BoundCircuit<'_> {
                 past.sums[slot] + read_counter(&current[slot], now_tag)
             })
         };
-        let process_sums = |known: &mut Known| -> PastSums {
-            *known.past_sums(located.index, window_key, |sums| {
-                let ring = |slot| segment.bucket(located.index, slot);
-                sum_past_buckets(ring, window.ring_len(), generation, now_bucket, now_slot, sums);
-            })
-        };
         let counts = match self.past {
             // The breaker's own copy first: it lies in memory the call
             // touches anyway, where the process's table is one more miss
@@ -721,11 +717,11 @@ impl BoundCircuit<'_> {
             Some(kept) => {
                 let mut kept = kept.borrow_mut();
                 if kept.key != window_key {
-                    *kept = KNOWN.with_borrow_mut(process_sums);
+                    *kept = process_past_sums(segment, located.index, window_key, now_slot);
                 }
                 read(&kept)
             }
-            None => read(&KNOWN.with_borrow_mut(process_sums)),
+            None => read(&process_past_sums(segment, located.index, window_key, now_slot)),
         };
         let tally = Tally {
             window: counts,
@@ -797,6 +793,19 @@ impl BoundCircuit<'_> {
                 }),
         ))
     }
+}
+
+/// The past sums of `key` of the record at `index`, from the process's
+/// table, summed there when it has none for them (once per bucket): out of
+/// line, so that the calls that find them kept pay nothing for it.
+#[inline(never)]
+fn process_past_sums(segment: &Segment, index: usize, key: PastKey, now_slot: usize) -> PastSums {
+    KNOWN.with_borrow_mut(|known| {
+        *known.past_sums(index, key, |sums| {
+            let ring = |slot| segment.bucket(index, slot);
+            sum_past_buckets(ring, key.ring as usize, key.generation, key.now_bucket, now_slot, sums);
+        })
+    })
 }
 
 /// The sums of the counters over the buckets of the window before the
