@@ -483,8 +483,8 @@ pub fn idle_records(segment: &Segment, now: u64) -> u64 {
         .count() as u64
 }
 
-/// The bytes one circuit takes in the segment: its record and its entry in
-/// the prefix table.
+/// The bytes one circuit takes in the segment: its record, its entry in the
+/// prefix table, its ring of buckets and its stripes of metrics.
 pub fn record_size() -> usize {
     CIRCUIT_BYTES
 }
