@@ -22,7 +22,7 @@ use crate::php::engine::startup_warning;
 use crate::php::status::list_circuits;
 use crate::storage::available::Available;
 use crate::storage::shm::{
-    DEFAULT_MAX_SHARE, Segment, SharedMemoryStorage as ShmStorage, idle_records, parse_size, record_size,
+    CIRCUIT_BYTES, DEFAULT_MAX_SHARE, Segment, SharedMemoryStorage as ShmStorage, idle_records, parse_size,
 };
 
 pub const SIZE_SETTING: &str = "circuit_breaker.shm_size";
@@ -294,7 +294,7 @@ fn statistics() -> Vec<(&'static str, Zval)> {
     vec![
         ("available", value(true)),
         ("segment_size", value(segment.size() as i64)),
-        ("record_size", value(record_size() as i64)),
+        ("record_size", value(CIRCUIT_BYTES as i64)),
         ("records", value(capacity as i64)),
         ("records_used", value(used as i64)),
         ("records_free", value(capacity.saturating_sub(used) as i64)),

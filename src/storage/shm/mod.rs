@@ -197,35 +197,25 @@ impl SharedMemoryStorage {
         create: bool,
         place: Option<&Cell<Option<Place>>>,
         now: u64,
-    ) -> Result<Option<Located>, StorageError> {
-        if let Some(Place {
-            index,
-            hash,
-            check,
-            record,
-        }) = place.and_then(Cell::get)
-            && Self::owns(record, hash, check)
-            && self.touch(record, hash, check, now)
+    ) -> Result<Option<Place>, StorageError> {
+        if let Some(remembered) = place.and_then(Cell::get)
+            && Self::owns(remembered.record, remembered.hash, remembered.check)
+            && self.touch(remembered.record, remembered.hash, remembered.check, now)
         {
-            return Ok(Some(Located { index, check, record }));
+            return Ok(Some(remembered));
         }
         let found = self.look_up(service, create, now)?;
         if let Some(place) = place {
-            place.set(found.map(|(located, hash)| Place {
-                index: located.index,
-                hash,
-                check: located.check,
-                record: located.record,
-            }));
+            place.set(found);
         }
-        Ok(found.map(|(located, _)| located))
+        Ok(found)
     }
 
     /// The record of a service by its name, through what this process
     /// remembers of names; with the hash that places it. Out of line: a
     /// call that knows its place should not pay for this one's frame.
     #[inline(never)]
-    fn look_up(&self, service: &[u8], create: bool, now: u64) -> Result<Option<(Located, u64)>, StorageError> {
+    fn look_up(&self, service: &[u8], create: bool, now: u64) -> Result<Option<Place>, StorageError> {
         KNOWN.with_borrow_mut(|known| {
             write_stored_name(&mut known.name, self.kind, &self.prefix, service);
             let (remembered, was_last) = known.get();
@@ -289,13 +279,11 @@ impl SharedMemoryStorage {
                         if changed || !was_last {
                             known.remember(identity);
                         }
-                        return Ok(found.map(|(index, record)| {
-                            let located = Located {
-                                index,
-                                check: identity.check,
-                                record,
-                            };
-                            (located, identity.hash)
+                        return Ok(found.map(|(index, record)| Place {
+                            index,
+                            hash: identity.hash,
+                            check: identity.check,
+                            record,
                         }));
                     }
                 }
@@ -483,12 +471,6 @@ pub fn idle_records(segment: &Segment, now: u64) -> u64 {
         .count() as u64
 }
 
-/// The bytes one circuit takes in the segment: its record, its entry in the
-/// prefix table, its ring of buckets and its stripes of metrics.
-pub fn record_size() -> usize {
-    CIRCUIT_BYTES
-}
-
 /// The words of a record kept as plain storage (see
 /// [`SharedMemoryStorage::plain_words`]): its counters' words, bucket by
 /// bucket, `SLOTS * MAX_RING` of them.
@@ -508,9 +490,10 @@ impl PlainWords {
 /// The counts of one bucket, by slot.
 pub type BucketCounts = (i64, Vec<u64>);
 
-/// Where a breaker found its circuit's record: trusted only while the record
-/// there still carries the name's tags, which a record reused for another
-/// name does not.
+/// Where a circuit's record was found: trusted only while the record there
+/// still carries the name's tags, which a record reused for another name
+/// does not (within one call it cannot be: finding it refreshed its
+/// `last_used`, and only idle records are reused).
 #[derive(Clone, Copy)]
 pub struct Place {
     index: usize,
@@ -552,14 +535,6 @@ impl CircuitMemo {
     }
 }
 
-/// A record found for a name.
-#[derive(Clone, Copy)]
-struct Located {
-    index: usize,
-    check: u64,
-    record: &'static Record,
-}
-
 /// The storage as one call of one breaker uses it (see
 /// [`SharedMemoryStorage::for_circuit`]); the storage itself is the same
 /// without a remembered place, reading its own clock.
@@ -578,20 +553,18 @@ impl BoundCircuit<'_> {
     /// branch, else a lookup, kept out of line so that the found path
     /// saves no registers for it.
     #[inline(always)]
-    fn record_for(&self, service: &[u8], create: bool) -> Result<Option<Located>, StorageError> {
+    fn record_for(&self, service: &[u8], create: bool) -> Result<Option<Place>, StorageError> {
         if let (Some(found), Some(place)) = (self.found, self.place)
             && found.get()
-            && let Some(Place {
-                index, check, record, ..
-            }) = place.get()
+            && let Some(found) = place.get()
         {
-            return Ok(Some(Located { index, check, record }));
+            return Ok(Some(found));
         }
         self.find(service, create)
     }
 
     #[inline(never)]
-    fn find(&self, service: &[u8], create: bool) -> Result<Option<Located>, StorageError> {
+    fn find(&self, service: &[u8], create: bool) -> Result<Option<Place>, StorageError> {
         let now = self.now.unwrap_or_else(|| self.storage.now());
         let found = self.storage.record_for(service, create, self.place, now)?;
         // After the lookup: its loads are what faults on a shortened
@@ -604,7 +577,7 @@ impl BoundCircuit<'_> {
         Ok(found)
     }
 
-    fn created(&self, service: &[u8]) -> Result<Located, StorageError> {
+    fn created(&self, service: &[u8]) -> Result<Place, StorageError> {
         Ok(self.record_for(service, true)?.expect("created"))
     }
 }
