@@ -11,7 +11,7 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 use super::bulkhead::{HeldByFiber, Scope, counts, gate_of, scoped};
 use super::clock::{Clock, report_clock, system_now_ms};
 use super::configuration::{Configuration, ConfigurationArg, take_curve_exception, userland_curve_object};
-use super::engine::args::{Float, ServiceName, Text, describe};
+use super::engine::args::{Float, TextRef, describe};
 use super::engine::callback::{contain_panic, ending, finish};
 use super::engine::classes::{circuit_breaker_interface, manual_control_interface};
 use super::engine::gc::{GcBuffer, HoldsPhpValues};
@@ -150,7 +150,7 @@ pub fn duration_ms(duration: Option<f64>) -> Result<Option<Millis>, PhpException
 impl CircuitBreaker {
     #[php(optional = eventListener)]
     pub fn __construct(
-        service: ServiceName,
+        service: TextRef<'_>,
         configuration: ConfigurationArg<'_>,
         storage: StorageArg<'_>,
         eventListener: Option<ListenerArg<'_>>,
@@ -158,7 +158,7 @@ impl CircuitBreaker {
     ) -> Result<Self, PhpException> {
         refuse_reconstruction::<Self>()?;
         Self::new(
-            service.0,
+            &service.0,
             configuration.1.config.clone(),
             configuration.0,
             storage.0,
@@ -250,7 +250,7 @@ impl CircuitBreaker {
     /// A breaker of `service` over `storage`: what `__construct()` makes,
     /// and what `Operations\CircuitControl` makes for one command.
     pub(super) fn new(
-        service: Vec<u8>,
+        service: &[u8],
         config: Rc<Config>,
         configuration: &Zval,
         storage: &Zval,
@@ -289,7 +289,7 @@ impl CircuitBreaker {
             )));
         }
         Ok(Self {
-            circuit: Rc::clone(&native).circuit(&service),
+            circuit: Rc::clone(&native).circuit(service),
             native,
             kind,
             config,
@@ -644,7 +644,7 @@ impl FastConstruct for CircuitBreaker {
     const MAX: u32 = 5;
     fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
         Self::__construct(
-            arguments.required::<Text>(0, "service")?,
+            arguments.required::<TextRef<'_>>(0, "service")?,
             arguments.required::<ConfigurationArg<'_>>(1, "configuration")?,
             arguments.required::<StorageArg<'_>>(2, "storage")?,
             arguments.optional::<ListenerArg<'_>>(3, "eventListener")?,

@@ -64,7 +64,7 @@ impl CircuitControl {
             clock: clock.map(|clock| clock.0.shallow_clone()),
         };
         // A storage written in PHP without its primitives is refused now.
-        control.breaker(Vec::new())?;
+        control.breaker(&[])?;
         Ok(control)
     }
 
@@ -88,7 +88,7 @@ impl CircuitControl {
 }
 
 impl CircuitControl {
-    fn breaker(&self, service: Vec<u8>) -> Result<CircuitBreaker, PhpException> {
+    fn breaker(&self, service: &[u8]) -> Result<CircuitBreaker, PhpException> {
         CircuitBreaker::new(
             service,
             CONTROL_CONFIG.with(Rc::clone),
@@ -101,7 +101,7 @@ impl CircuitControl {
 
     /// A storage that fails throws, as the breaker's command does.
     fn run(&self, service: Vec<u8>, command: Command) -> Result<(), PhpException> {
-        self.breaker(service)?.command(command)
+        self.breaker(&service)?.command(command)
     }
 }
 

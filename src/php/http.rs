@@ -389,7 +389,7 @@ impl Guard {
             return Some(storage.clone());
         }
         let storage: Rc<dyn Storage> = match setting {
-            StorageSetting::SharedMemory => super::storage::shared_memory::shared_storage(Text(Vec::new())).storage(),
+            StorageSetting::SharedMemory => super::storage::shared_memory::shared_storage(&[]).storage(),
             StorageSetting::Redis(dsn) => {
                 let made = crate::storage::redis::parse_target(dsn).and_then(|target| {
                     crate::storage::redis::RedisStorage::new(target, Vec::new(), NETWORK_STORAGE_TIMEOUT)

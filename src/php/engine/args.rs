@@ -11,6 +11,7 @@
 //! "Invalid value given" when that fails, unless an exception is already
 //! pending: so each type here throws PHP's error itself, then fails.
 
+use std::borrow::Cow;
 use std::ffi::{CStr, c_char};
 
 use ext_php_rs::convert::FromZval;
@@ -365,6 +366,34 @@ impl<'a> FromZval<'a> for Text {
 
 /// A service name.
 pub type ServiceName = Text;
+
+/// A `string` parameter read where it lies: its bytes borrowed from the
+/// engine's string, copied only when PHP converted another scalar to one.
+/// For what a request passes to every `new` (a service name, a prefix),
+/// which is looked up rather than kept.
+pub struct TextRef<'a>(pub Cow<'a, [u8]>);
+
+impl From<String> for TextRef<'_> {
+    fn from(value: String) -> Self {
+        Self(Cow::Owned(value.into_bytes()))
+    }
+}
+
+impl ext_php_rs::convert::StubLiteral for TextRef<'_> {
+    fn stub_literal(&self) -> String {
+        String::from_utf8_lossy(&self.0).stub_literal()
+    }
+}
+
+impl<'a> FromZval<'a> for TextRef<'a> {
+    const TYPE: DataType = DataType::String;
+    fn from_zval(zval: &'a Zval) -> Option<Self> {
+        match zval.zend_str() {
+            Some(text) => Some(Self(Cow::Borrowed(text.as_bytes()))),
+            None => Text::from_zval(zval).map(|text| Self(Cow::Owned(text.0))),
+        }
+    }
+}
 
 /// An `array` parameter.
 pub struct ArrayArg<'a>(pub &'a ZendHashTable);

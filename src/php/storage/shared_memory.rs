@@ -13,7 +13,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
-use crate::php::engine::args::{Text, object_arg};
+use crate::php::engine::args::{Text, TextRef, object_arg};
 use crate::php::engine::classes::storage_interface;
 use crate::php::engine::handlers::{Arguments, FastConstruct, Refused};
 use crate::php::engine::module_global::ModuleGlobal;
@@ -207,23 +207,23 @@ pub type SharedStorage = Available<ShmStorage>;
 /// The storages of one prefix are one in a process (up to
 /// [`INTERNED_PREFIXES`] prefixes): a storage made in every request then
 /// finds the circuits its breakers knew, where the last request left them.
-pub fn shared_storage(prefix: Text) -> SharedStorage {
+pub fn shared_storage(prefix: &[u8]) -> SharedStorage {
     let segment = match segment() {
         Ok(segment) => segment,
         Err(error) => return SharedStorage::unavailable(error),
     };
     INTERNED.with(|interned| {
         let mut interned = interned.borrow_mut();
-        if let Some((_, storage)) = interned.iter().find(|(interned, _)| *interned == prefix.0) {
+        if let Some((_, storage)) = interned.iter().find(|(interned, _)| interned.as_slice() == prefix) {
             return SharedStorage::Ready(Rc::clone(storage));
         }
         let storage = Rc::new(ShmStorage::new(
             segment,
-            prefix.0.clone(),
+            prefix.to_vec(),
             Box::new(crate::php::clock::system_now_ms),
         ));
         if interned.len() < INTERNED_PREFIXES {
-            interned.push((prefix.0, Rc::clone(&storage)));
+            interned.push((prefix.to_vec(), Rc::clone(&storage)));
         }
         SharedStorage::Ready(storage)
     })
@@ -252,10 +252,10 @@ impl SharedMemoryStorage {
     /// A second `__construct()` is refused: breakers over this storage
     /// remember where their circuits lie under its prefix.
     #[php(defaults(prefix = String::new()))]
-    pub fn __construct(prefix: Text) -> Result<Self, PhpException> {
+    pub fn __construct(prefix: TextRef<'_>) -> Result<Self, PhpException> {
         refuse_reconstruction::<Self>()?;
         Ok(Self {
-            storage: shared_storage(prefix),
+            storage: shared_storage(&prefix.0),
         })
     }
 
@@ -320,10 +320,10 @@ impl ApcuStorage {
     /// A second `__construct()` is refused: breakers over this storage
     /// remember where their circuits lie under its prefix.
     #[php(defaults(prefix = String::new()))]
-    pub fn __construct(prefix: Text) -> Result<Self, PhpException> {
+    pub fn __construct(prefix: TextRef<'_>) -> Result<Self, PhpException> {
         refuse_reconstruction::<Self>()?;
         Ok(Self {
-            storage: shared_storage(prefix),
+            storage: shared_storage(&prefix.0),
         })
     }
 }
@@ -332,7 +332,7 @@ impl FastConstruct for SharedMemoryStorage {
     const REQUIRED: u32 = 0;
     const MAX: u32 = 1;
     fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
-        Self::__construct(arguments.defaulted::<Text>(0, "prefix", || Text(Vec::new()))?).map_err(Some)
+        Self::__construct(arguments.defaulted::<TextRef<'_>>(0, "prefix", || TextRef(Vec::new().into()))?).map_err(Some)
     }
 }
 
