@@ -72,13 +72,62 @@ impl RampCurve for PowerCurve {
     }
 }
 
+/// The curve of a ramp: one of ours, held by value (a policy made in every
+/// request allocates nothing for it, and two are the same when their
+/// parameters are), or one of a host's (a curve written in PHP), the same
+/// only as itself.
 #[derive(Clone)]
+pub enum Curve {
+    Exponential(ExponentialCurve),
+    Power(PowerCurve),
+    Custom(Rc<dyn RampCurve>),
+}
+
+impl Curve {
+    pub fn admission_ratio(&self, progress: f64) -> f64 {
+        match self {
+            Self::Exponential(curve) => curve.admission_ratio(progress),
+            Self::Power(curve) => curve.admission_ratio(progress),
+            Self::Custom(curve) => curve.admission_ratio(progress),
+        }
+    }
+
+    /// A host's curve, as its concrete type.
+    pub fn as_any(&self) -> Option<&dyn std::any::Any> {
+        match self {
+            Self::Custom(curve) => curve.as_any(),
+            Self::Exponential(_) | Self::Power(_) => None,
+        }
+    }
+}
+
+impl PartialEq for Curve {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Exponential(a), Self::Exponential(b)) => a == b,
+            (Self::Power(a), Self::Power(b)) => a == b,
+            (Self::Custom(a), Self::Custom(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+impl From<ExponentialCurve> for Curve {
+    fn from(curve: ExponentialCurve) -> Self {
+        Self::Exponential(curve)
+    }
+}
+
+impl From<PowerCurve> for Curve {
+    fn from(curve: PowerCurve) -> Self {
+        Self::Power(curve)
+    }
+}
+
+#[derive(Clone, PartialEq)]
 pub enum HalfOpenPolicy {
     /// Permits a growing ratio of calls during `duration_ms`, then closes.
-    Ramp {
-        duration_ms: Millis,
-        curve: Rc<dyn RampCurve>,
-    },
+    Ramp { duration_ms: Millis, curve: Curve },
     /// Permits the first `permitted_calls` calls and closes once they all
     /// reported, or at `max_duration_ms`.
     PermittedCalls {
@@ -104,9 +153,12 @@ impl fmt::Debug for HalfOpenPolicy {
 }
 
 impl HalfOpenPolicy {
-    pub fn ramp(duration: f64, curve: Rc<dyn RampCurve>) -> Result<Self, ConfigError> {
+    pub fn ramp(duration: f64, curve: impl Into<Curve>) -> Result<Self, ConfigError> {
         let duration_ms = checked_millis("duration", duration, SECOND, THIRTY_DAYS, DURATION_LIMITS)?;
-        Ok(Self::Ramp { duration_ms, curve })
+        Ok(Self::Ramp {
+            duration_ms,
+            curve: curve.into(),
+        })
     }
 
     pub fn permitted_calls(max_duration: f64, permitted_calls: i64) -> Result<Self, ConfigError> {
@@ -201,7 +253,7 @@ mod tests {
 
     #[test]
     fn ramp_admits_the_first_call_then_one_in_every_inverse_ratio() {
-        let policy = HalfOpenPolicy::ramp(60.0, Rc::new(PowerCurve::new(0.25, 1.0).unwrap())).unwrap();
+        let policy = HalfOpenPolicy::ramp(60.0, PowerCurve::new(0.25, 1.0).unwrap()).unwrap();
         let admitted: Vec<u64> = (1..=12).filter(|&n| policy.admits(n, 0, 0)).collect();
         assert_eq!(admitted, vec![1, 5, 9]);
         // At the end of the ramp every call passes.
@@ -210,7 +262,7 @@ mod tests {
 
     #[test]
     fn ramp_ratio_grows_with_progress() {
-        let policy = HalfOpenPolicy::ramp(100.0, Rc::new(ExponentialCurve::new(0.01).unwrap())).unwrap();
+        let policy = HalfOpenPolicy::ramp(100.0, ExponentialCurve::new(0.01).unwrap()).unwrap();
         let share = |now| (1..=10_000).filter(|&n| policy.admits(n, 0, now)).count();
         assert_eq!(share(0), 100);
         assert_eq!(share(50_000), 1_000);
@@ -226,17 +278,17 @@ mod tests {
 
     #[test]
     fn userland_curve_results_are_clamped() {
-        let nan = HalfOpenPolicy::ramp(10.0, Rc::new(Nonsense(f64::NAN))).unwrap();
+        let nan = HalfOpenPolicy::ramp(10.0, Curve::Custom(Rc::new(Nonsense(f64::NAN)))).unwrap();
         assert!(
             nan.admits(1, 0, 0) && nan.admits(2, 0, 0),
             "a curve that cannot answer admits"
         );
-        let none = HalfOpenPolicy::ramp(10.0, Rc::new(Nonsense(0.0))).unwrap();
+        let none = HalfOpenPolicy::ramp(10.0, Curve::Custom(Rc::new(Nonsense(0.0)))).unwrap();
         assert!(none.admits(1, 0, 0), "the first call always tests the service");
         assert!(!none.admits(2, 0, 0) && !none.admits(3, 0, 0));
-        let negative = HalfOpenPolicy::ramp(10.0, Rc::new(Nonsense(-1.0))).unwrap();
+        let negative = HalfOpenPolicy::ramp(10.0, Curve::Custom(Rc::new(Nonsense(-1.0)))).unwrap();
         assert!(negative.admits(1, 0, 0) && !negative.admits(2, 0, 0));
-        let big = HalfOpenPolicy::ramp(10.0, Rc::new(Nonsense(7.0))).unwrap();
+        let big = HalfOpenPolicy::ramp(10.0, Curve::Custom(Rc::new(Nonsense(7.0)))).unwrap();
         assert!((1..5).all(|n| big.admits(n, 0, 0)));
     }
 
@@ -251,11 +303,8 @@ mod tests {
 
     #[test]
     fn policy_limits() {
-        let curve: Rc<dyn RampCurve> = Rc::new(PowerCurve::new(0.1, 1.0).unwrap());
-        assert_eq!(
-            HalfOpenPolicy::ramp(0.5, curve.clone()).unwrap_err().parameter,
-            "duration"
-        );
+        let curve = PowerCurve::new(0.1, 1.0).unwrap();
+        assert_eq!(HalfOpenPolicy::ramp(0.5, curve).unwrap_err().parameter, "duration");
         assert_eq!(HalfOpenPolicy::ramp(f64::NAN, curve).unwrap_err().parameter, "duration");
         assert_eq!(
             HalfOpenPolicy::permitted_calls(31.0 * 86_400.0, 1)

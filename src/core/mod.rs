@@ -6,6 +6,7 @@ pub mod duration;
 pub mod error;
 pub mod fleet;
 pub mod half_open;
+pub mod interned;
 pub mod machine;
 pub mod rules;
 pub mod throttle;

@@ -5,12 +5,10 @@
 //! doubling at each failed trial up to 300 s; one trial of at most 10 s;
 //! 500, 502, 503 and 504 are failures).
 
-use std::rc::Rc;
-
 use crate::core::config::Config;
 use crate::core::duration::Millis;
 use crate::core::error::ConfigError;
-use crate::core::half_open::{ExponentialCurve, HalfOpenPolicy, PowerCurve, RampCurve};
+use crate::core::half_open::{Curve, ExponentialCurve, HalfOpenPolicy, PowerCurve};
 use crate::core::rules::OpeningRule;
 
 /// What the hooks do with a guarded transfer.
@@ -210,12 +208,12 @@ impl Settings {
                 HalfOpenPolicy::permitted_calls(*max_duration, *calls)?
             }
             HalfOpenSetting::Ramp { duration, curve } => {
-                let curve: Rc<dyn RampCurve> = match *curve {
-                    CurveSetting::Exponential { initial_ratio } => Rc::new(ExponentialCurve::new(initial_ratio)?),
+                let curve: Curve = match *curve {
+                    CurveSetting::Exponential { initial_ratio } => ExponentialCurve::new(initial_ratio)?.into(),
                     CurveSetting::Power {
                         initial_ratio,
                         exponent,
-                    } => Rc::new(PowerCurve::new(initial_ratio, exponent)?),
+                    } => PowerCurve::new(initial_ratio, exponent)?.into(),
                 };
                 HalfOpenPolicy::ramp(*duration, curve)?
             }

@@ -11,7 +11,7 @@ use ext_php_rs::types::{ZendClassObject, Zval};
 use super::bulkhead::{HeldByFiber, Scope, counts, gate_of, scoped};
 use super::clock::{Clock, report_clock, system_now_ms};
 use super::configuration::{Configuration, ConfigurationArg, take_curve_exception, userland_curve_object};
-use super::engine::args::{Float, TextRef, describe};
+use super::engine::args::{Float, TextRef, describe, list_values};
 use super::engine::callback::{contain_panic, ending, finish};
 use super::engine::classes::{circuit_breaker_interface, manual_control_interface};
 use super::engine::gc::{GcBuffer, HoldsPhpValues};
@@ -574,7 +574,7 @@ impl CircuitBreaker {
                 let rule =
                     ZendClassObject::<Configuration>::from_zend_obj(self.configuration.object().expect("an object"))
                         .and_then(|configuration| configuration.obj.as_ref())
-                        .and_then(|configuration| configuration.rules.get(cause.rule_index))
+                        .and_then(|configuration| list_values(configuration.rules.array()?)?.get(cause.rule_index))
                         .map(Zval::shallow_clone)
                         .unwrap_or_default();
                 PhpEvent::Opened {

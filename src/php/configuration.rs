@@ -1,26 +1,29 @@
 //! Configuration, opening rules, half-open policies and ramp curves.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use ext_php_rs::convert::{FromZval, IntoZval};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendClassObject, ZendObject, Zval};
+use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
-use super::engine::args::{ArrayArg, Float, Int, describe, reject};
+use super::engine::args::{ArrayArg, Float, Int, describe, list_values, reject};
 use super::engine::callback::{CallError, call_method, overrides};
 use super::engine::classes::{half_open_policy_interface, opening_rule_interface, ramp_curve_interface};
 use super::engine::gc::{GcBuffer, HoldsPhpValues};
 use super::engine::handlers::{Arguments, FastConstruct, HotStatic, Refused, replace_static};
 use super::engine::readonly::{ReadOnlyProperties, Type, read_only};
 use super::engine::reentry::{PerFiber, refuse_reconstruction};
+use super::engine::typed::Array;
 use super::error::{invalid_configuration, unexpected_value};
 use super::params::{CurveArg, PolicyArg};
 use crate::core::config::Config;
 use crate::core::duration::format_float;
 use crate::core::error::ConfigError;
-use crate::core::half_open::{ExponentialCurve, HalfOpenPolicy, PowerCurve, RampCurve};
+use crate::core::half_open::{Curve, ExponentialCurve, HalfOpenPolicy, PowerCurve, RampCurve};
+use crate::core::interned::{InternedConfigs, Scalars};
 use crate::core::rules::OpeningRule;
 
 type Checked<T> = Result<T, PhpException>;
@@ -184,13 +187,13 @@ impl AdaptiveThrottlingRule {
 }
 
 /// The core rule of a native rule object.
-fn rule_of(object: &ZendObject) -> Option<OpeningRule> {
+fn rule_ref(object: &ZendObject) -> Option<&OpeningRule> {
     native::<FailureRateRule>(object)
-        .map(|r| r.rule.clone())
-        .or_else(|| native::<SlowCallRateRule>(object).map(|r| r.rule.clone()))
-        .or_else(|| native::<FailureOrSlowCallRateRule>(object).map(|r| r.rule.clone()))
-        .or_else(|| native::<ConsecutiveFailuresRule>(object).map(|r| r.rule.clone()))
-        .or_else(|| native::<AdaptiveThrottlingRule>(object).map(|r| r.rule.clone()))
+        .map(|r| &r.rule)
+        .or_else(|| native::<SlowCallRateRule>(object).map(|r| &r.rule))
+        .or_else(|| native::<FailureOrSlowCallRateRule>(object).map(|r| &r.rule))
+        .or_else(|| native::<ConsecutiveFailuresRule>(object).map(|r| &r.rule))
+        .or_else(|| native::<AdaptiveThrottlingRule>(object).map(|r| &r.rule))
 }
 
 #[php_class]
@@ -296,20 +299,20 @@ pub(super) fn userland_curve_object(policy: &HalfOpenPolicy) -> Option<&Zval> {
 
 /// A curve of ours is computed natively, unless a subclass overrides its
 /// computation: then it is called through PHP, as a curve written in PHP.
-fn curve_of(curve: &Zval) -> Rc<dyn RampCurve> {
+fn curve_of(curve: &Zval) -> Curve {
     const COMPUTE: [&str; 1] = ["computeAdmissionRatio"];
     let object = curve.object().expect("typed as RampCurveInterface");
     if let Some(native) =
         native::<ExponentialRampCurve>(object).filter(|_| !overrides::<ExponentialRampCurve>(object, &COMPUTE))
     {
-        return Rc::new(native.curve);
+        return native.curve.into();
     }
     if let Some(native) = native::<PowerRampCurve>(object).filter(|_| !overrides::<PowerRampCurve>(object, &COMPUTE)) {
-        return Rc::new(native.curve);
+        return native.curve.into();
     }
-    Rc::new(UserlandCurve {
+    Curve::Custom(Rc::new(UserlandCurve {
         object: curve.shallow_clone(),
-    })
+    }))
 }
 
 #[php_class]
@@ -331,21 +334,21 @@ impl RampPolicy {
     pub fn create_exponential(duration: Float, initialRatio: Float) -> Checked<Self> {
         let curve = checked(ExponentialCurve::new(initialRatio.0))?;
         Ok(Self {
-            policy: checked(HalfOpenPolicy::ramp(duration.0, Rc::new(curve)))?,
+            policy: checked(HalfOpenPolicy::ramp(duration.0, curve))?,
         })
     }
 
     pub fn create_linear(duration: Float, initialRatio: Float) -> Checked<Self> {
         let curve = checked(PowerCurve::new(initialRatio.0, 1.0))?;
         Ok(Self {
-            policy: checked(HalfOpenPolicy::ramp(duration.0, Rc::new(curve)))?,
+            policy: checked(HalfOpenPolicy::ramp(duration.0, curve))?,
         })
     }
 
     pub fn create_power(duration: Float, initialRatio: Float, exponent: Float) -> Checked<Self> {
         let curve = checked(PowerCurve::new(initialRatio.0, exponent.0))?;
         Ok(Self {
-            policy: checked(HalfOpenPolicy::ramp(duration.0, Rc::new(curve)))?,
+            policy: checked(HalfOpenPolicy::ramp(duration.0, curve))?,
         })
     }
 
@@ -394,8 +397,8 @@ impl PermittedCallsPolicy {
 #[php(name = "Zeusi\\CircuitBreaker\\Configuration")]
 pub struct Configuration {
     pub config: Rc<Config>,
-    /// The rules as given, for `OpeningCause::$openingRule`.
-    pub rules: Vec<Zval>,
+    /// The rules as given (a list), for `OpeningCause::$openingRule`.
+    pub rules: Zval,
     pub(super) policy: Zval,
 }
 
@@ -407,6 +410,64 @@ const CLOSED_RULES: &str = " (a class of your own: OpeningRuleInterface is close
      extension's rules, which every storage runs natively)";
 const CLOSED_POLICIES: &str = " (a class of your own: HalfOpenPolicyInterface is closed, implemented only by the \
      extension's policies, which every storage runs natively)";
+
+thread_local! {
+    /// The configurations this process built (`core/interned.rs`).
+    static INTERNED: RefCell<InternedConfigs> = RefCell::new(InternedConfigs::default());
+}
+
+/// Forgets the configurations built, at module shutdown.
+pub fn forget_interned() {
+    INTERNED.with_borrow_mut(InternedConfigs::clear);
+}
+
+/// The rules of `openingRules`, each a rule of ours.
+fn rules_of(array: &ZendHashTable) -> Checked<Vec<OpeningRule>> {
+    let mut rules = Vec::with_capacity(array.len());
+    for (position, (_, value)) in array.iter().enumerate() {
+        let rule = value.object().and_then(rule_ref).ok_or_else(|| {
+            let mut given = format!("{} at position {position}", describe(value));
+            if value.object().is_some_and(|object| object.instance_of(opening_rule_interface())) {
+                given.push_str(CLOSED_RULES);
+            }
+            invalid_configuration(ConfigError::new(
+                "openingRules",
+                given,
+                "instances of FailureRateRule, SlowCallRateRule, FailureOrSlowCallRateRule, ConsecutiveFailuresRule or AdaptiveThrottlingRule",
+            ))
+        })?;
+        rules.push(rule.clone());
+    }
+    Ok(rules)
+}
+
+/// The values of `array` in a list of their own.
+fn list_of(array: &ZendHashTable) -> Zval {
+    let mut list = ZendHashTable::with_capacity(u32::try_from(array.len()).unwrap_or(u32::MAX));
+    for value in array.values() {
+        // A table of our own, of a size PHP arrays may have: a push fails
+        // only past `nNextFreeElement`'s limit.
+        let _ = list.push(value.shallow_clone());
+    }
+    let mut zval = Zval::new();
+    zval.set_hashtable(list);
+    zval
+}
+
+/// The policy of `halfOpenPolicy`, one of ours.
+fn policy_of(policy: &Zval) -> Checked<&HalfOpenPolicy> {
+    let object = policy.object().expect("typed as HalfOpenPolicyInterface");
+    native::<RampPolicy>(object)
+        .map(|p| &p.policy)
+        .or_else(|| native::<PermittedCallsPolicy>(object).map(|p| &p.policy))
+        .ok_or_else(|| {
+            invalid_configuration(ConfigError::new(
+                "halfOpenPolicy",
+                format!("{}{CLOSED_POLICIES}", describe(policy)),
+                "a RampPolicy (on any RampCurveInterface, yours included) or a PermittedCallsPolicy",
+            ))
+        })
+}
 
 #[php_impl]
 impl Configuration {
@@ -420,43 +481,41 @@ impl Configuration {
         maxConcurrentCalls: Option<Int>,
     ) -> Checked<Self> {
         refuse_reconstruction::<Self>()?;
-        let openingRules = openingRules.0;
-        let mut rules = Vec::with_capacity(openingRules.len());
-        let mut given = Vec::with_capacity(openingRules.len());
-        for (position, (_, value)) in openingRules.iter().enumerate() {
-            let rule = value.object().and_then(rule_of).ok_or_else(|| {
-                let mut given = format!("{} at position {position}", describe(value));
-                if value.object().is_some_and(|object| object.instance_of(opening_rule_interface())) {
-                    given.push_str(CLOSED_RULES);
-                }
-                invalid_configuration(ConfigError::new(
-                    "openingRules",
-                    given,
-                    "instances of FailureRateRule, SlowCallRateRule, FailureOrSlowCallRateRule, ConsecutiveFailuresRule or AdaptiveThrottlingRule",
-                ))
-            })?;
-            rules.push(rule);
-            given.push(value.shallow_clone());
-        }
-        let policy_object = halfOpenPolicy.0.object().expect("typed as HalfOpenPolicyInterface");
-        let policy = native::<RampPolicy>(policy_object)
-            .map(|p| p.policy.clone())
-            .or_else(|| native::<PermittedCallsPolicy>(policy_object).map(|p| p.policy.clone()))
-            .ok_or_else(|| {
-                invalid_configuration(ConfigError::new(
-                    "halfOpenPolicy",
-                    format!("{}{CLOSED_POLICIES}", describe(halfOpenPolicy.0)),
-                    "a RampPolicy (on any RampCurveInterface, yours included) or a PermittedCallsPolicy",
-                ))
-            })?;
-        let config = checked(
-            Config::new(timeWindow.0, rules, openDuration.0, policy)
-                .and_then(|config| config.with_max_open_duration(maxOpenDuration.map(|duration| duration.0)))
-                .and_then(|config| config.with_max_concurrent_calls(maxConcurrentCalls.map(|max| max.0))),
-        )?;
+        let scalars = Scalars::new(
+            timeWindow.0,
+            openDuration.0,
+            maxOpenDuration.map(|duration| duration.0),
+            maxConcurrentCalls.map(|max| max.0),
+        );
+        let policy = policy_of(halfOpenPolicy.0);
+        let list = list_values(openingRules.1);
+        let found = match (&policy, list) {
+            (Ok(policy), Some(list)) => INTERNED.with_borrow(|interned| {
+                interned.find(&scalars, policy, |rules| {
+                    rules.len() == list.len()
+                        && list
+                            .iter()
+                            .zip(rules)
+                            .all(|(given, rule)| given.object().and_then(rule_ref) == Some(rule))
+                })
+            }),
+            _ => None,
+        };
+        let config = match found {
+            Some(config) => config,
+            None => {
+                let rules = rules_of(openingRules.1)?;
+                let policy = policy?.clone();
+                checked(INTERNED.with_borrow_mut(|interned| interned.build(scalars, rules, policy)))?
+            }
+        };
+        let rules = match list {
+            Some(_) => openingRules.0.shallow_clone(),
+            None => list_of(openingRules.1),
+        };
         Ok(Self {
-            config: Rc::new(config),
-            rules: given,
+            config,
+            rules,
             policy: halfOpenPolicy.0.shallow_clone(),
         })
     }
@@ -467,8 +526,8 @@ impl Configuration {
     }
 
     #[php(getter)]
-    pub fn get_opening_rules(&self) -> Vec<Zval> {
-        self.rules.iter().map(Zval::shallow_clone).collect()
+    pub fn get_opening_rules(&self) -> Array {
+        Array(self.rules.shallow_clone())
     }
 
     #[php(getter)]
@@ -496,7 +555,7 @@ impl Configuration {
 
 impl HoldsPhpValues for Configuration {
     fn report(&self, buffer: &mut GcBuffer) {
-        buffer.add_all(&self.rules);
+        buffer.add(&self.rules);
         buffer.add(&self.policy);
     }
 }

@@ -159,6 +159,7 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
 
 extern "C" fn shutdown(_ty: i32, _module_number: i32) -> i32 {
     shared_memory::shutdown();
+    configuration::forget_interned();
     engine::late_load::shutdown();
     engine::readonly::shutdown();
     engine::unconstructed::shutdown();

@@ -601,7 +601,7 @@ pub fn breakers_with_different_rules_share_a_circuit(env: &Env) {
 /// A ramp permits a growing share of calls, evenly spread, and closes
 /// after its duration.
 pub fn a_ramp_permits_a_growing_share_then_closes(env: &Env) {
-    let policy = HalfOpenPolicy::ramp(60.0, Rc::new(PowerCurve::new(0.1, 1.0).unwrap())).unwrap();
+    let policy = HalfOpenPolicy::ramp(60.0, PowerCurve::new(0.1, 1.0).unwrap()).unwrap();
     let config = Config::new(60.0, vec![OpeningRule::failure_rate(50.0, 4).unwrap()], 10.0, policy).unwrap();
     let circuit = env.circuit(b"", b"ramp", &config);
     circuit.fail(4);

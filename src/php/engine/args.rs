@@ -395,18 +395,41 @@ impl<'a> FromZval<'a> for TextRef<'a> {
     }
 }
 
-/// An `array` parameter.
-pub struct ArrayArg<'a>(pub &'a ZendHashTable);
+/// An `array` parameter: the value given, and its table.
+pub struct ArrayArg<'a>(pub &'a Zval, pub &'a ZendHashTable);
 
 impl<'a> FromZval<'a> for ArrayArg<'a> {
     const TYPE: DataType = DataType::Array;
     fn from_zval(zval: &'a Zval) -> Option<Self> {
-        let array = zval.array().map(Self);
+        let array = zval.array().map(|table| Self(zval, table));
         if array.is_none() {
             reject(zval);
         }
         array
     }
+}
+
+/// `HASH_FLAG_PACKED` of `Zend/zend_hash.h` (the same from PHP 7 to 8.4):
+/// the table is a vector of values, its keys their positions.
+const HASH_FLAG_PACKED: u32 = 1 << 2;
+
+/// The values of a list (a packed array without holes: keys 0 to n-1, in
+/// order), read where they lie; none for any other array.
+pub fn list_values(array: &ZendHashTable) -> Option<&[Zval]> {
+    // SAFETY: the flags of a live table; `flags` is the member the engine
+    // writes (`v` is its bytes).
+    let packed = unsafe { array.u.flags } & HASH_FLAG_PACKED != 0;
+    if !packed || array.nNumUsed != array.nNumOfElements {
+        return None;
+    }
+    if array.nNumUsed == 0 {
+        return Some(&[]);
+    }
+    // SAFETY: a packed table (PHP 8.2 on) keeps its values in `arPacked`,
+    // `nNumUsed` of them; with as many elements as slots used, none is a
+    // hole (IS_UNDEF). They live as long as the table is not changed,
+    // which the borrow of `array` ensures.
+    Some(unsafe { std::slice::from_raw_parts(array.__bindgen_anon_1.arPacked.cast::<Zval>(), array.nNumUsed as usize) })
 }
 
 /// Whether `object` is an instance of the interface named `name`, when that

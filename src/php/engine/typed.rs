@@ -29,3 +29,15 @@ impl IntoZval for DateTime {
         Ok(())
     }
 }
+
+/// An `array` held as PHP made it.
+pub struct Array(pub Zval);
+
+impl IntoZval for Array {
+    const TYPE: DataType = DataType::Array;
+    const NULLABLE: bool = false;
+    fn set_zval(self, zval: &mut Zval, _persistent: bool) -> ext_php_rs::error::Result<()> {
+        *zval = self.0;
+        Ok(())
+    }
+}
