@@ -19,6 +19,7 @@ $scenarios = [
     ['storage', '8', 'increment'], ['storage', '8', 'getMultiple'], ['storage', '8', 'compareAndSet'],
     ['storage', 'fatal', 'increment'], ['storage', 'fatal', 'getMultiple'],
     ['userland-breaker', '9'], ['userland-breaker', 'fatal'],
+    ['conversion', '10'], ['conversion', 'fatal'],
 ];
 foreach ($scenarios as $arguments) {
     [$status, $output] = run_php(__DIR__ . '/exit-scenarios.inc', ...$arguments);
@@ -97,3 +98,11 @@ userland-breaker fatal: status 255
 
   Fatal error: Allowed memory size exhausted
   shutdown: closed []
+conversion 10: status 10
+  before
+  shutdown: closed
+conversion fatal: status 255
+  before
+
+  Fatal error: Allowed memory size exhausted
+  shutdown: closed

@@ -256,7 +256,10 @@ fn coerce<T>(value: &Zval, parse: impl FnOnce(*mut zval, u32) -> Option<T>) -> O
         return None;
     }
     let mut copy = value.shallow_clone();
-    let parsed = parse(std::ptr::from_mut(&mut copy).cast(), argument.number);
+    // A notice of the conversion (a deprecated null, a truncated float) may
+    // run a user error handler, whose fatal error must not jump over our
+    // frames: the handler raises it again once they returned.
+    let parsed = super::callback::contain_bailout(|| parse(std::ptr::from_mut(&mut copy).cast(), argument.number))?;
     if parsed.is_none() {
         argument.type_error(value);
     }

@@ -90,6 +90,28 @@ pub fn ending() -> Option<Ending> {
     exiting.then_some(Ending::Exit)
 }
 
+/// Keeps a bailout caught on its way up, for the handler to raise again.
+fn hold_bailout() {
+    if !BAILOUT.replace(true) {
+        BAILOUTS_HELD.fetch_add(1, Ordering::Relaxed);
+    }
+}
+
+/// Runs engine code that may run PHP code under `zend_try`: a conversion of
+/// an argument, whose notice a user error handler may handle. A fatal error
+/// on the way is held as one around a call is, and nothing is returned.
+pub fn contain_bailout<R>(run: impl FnOnce() -> R) -> Option<R> {
+    match try_catch(AssertUnwindSafe(run)) {
+        Ok(result) => Some(result),
+        Err(CatchError::Bailout) => {
+            hold_bailout();
+            None
+        }
+        // Engine code does not panic; nothing of ours ran.
+        Err(_) => None,
+    }
+}
+
 /// Runs one call into PHP under `zend_try`, and says how it ended.
 fn guarded(call: impl FnOnce() -> Result<Zval, ext_php_rs::error::Error>) -> Result<Zval, CallError> {
     if let Some(ending) = ending() {
@@ -101,9 +123,7 @@ fn guarded(call: impl FnOnce() -> Result<Zval, ext_php_rs::error::Error>) -> Res
     let result = match try_catch(AssertUnwindSafe(call)) {
         Ok(result) => result,
         Err(CatchError::Bailout) => {
-            if !BAILOUT.replace(true) {
-                BAILOUTS_HELD.fetch_add(1, Ordering::Relaxed);
-            }
+            hold_bailout();
             return Err(CallError::Ending(Ending::Fatal));
         }
         Err(error) => return Err(CallError::NotCallable(error.to_string())),

@@ -13,13 +13,16 @@
 //! registered, the argument count is checked with the engine's own error,
 //! and every failure throws what ext-php-rs' handler throws.
 //!
-//! Hot methods (a [`HotMethod`]: the calls a protected call makes) without
-//! the `zend_try` (a `setjmp`) and the thread-local bookkeeping that
-//! ext-php-rs puts around every method: about a third of what each call
-//! cost on a reused breaker. That `zend_try` is there to stop a fatal error
-//! (a `longjmp`) from skipping Rust frames. These methods need none of their
-//! own: every call they make into PHP code goes through
-//! `callback::guarded`, which catches it there and lets the frames return;
+//! These constructors and the hot methods (a [`HotMethod`]: the calls a
+//! protected call makes) run without the `zend_try` (a `setjmp`) and the
+//! thread-local bookkeeping that ext-php-rs puts around every method: about
+//! a third of what each call cost on a reused breaker, a sixth of `new`.
+//! That `zend_try` is there to stop a fatal error (a `longjmp`) from
+//! skipping Rust frames. These handlers need none of their own: every call
+//! they make into PHP code goes through `callback::guarded`, and every
+//! conversion of an argument that may run some (a user error handler given
+//! a notice) through `callback::contain_bailout`, which catch it there and
+//! let the frames return;
 //! the handler then re-raises it once nothing of ours is left to drop, as
 //! `callback::finish` does under the `zend_try` of ext-php-rs. What PHP
 //! sees is unchanged: the same argument checks, return values, exceptions
@@ -32,7 +35,7 @@ use ext_php_rs::convert::{FromZval, IntoZval};
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{zend_execute_data, zend_function, zval};
 use ext_php_rs::types::{ZendClassObject, Zval};
-use ext_php_rs::zend::{ExecuteData, bailout, run_handler};
+use ext_php_rs::zend::{ExecuteData, bailout};
 
 use super::callback::{bailout_held, panic_text, take_bailout};
 use super::ffi::Handler;
@@ -125,27 +128,31 @@ pub trait FastConstruct: RegisteredClass {
 ///
 /// Called by the engine only, as the handler of `T::__construct`, with the
 /// frame of that call.
-unsafe extern "C" fn construct<T: FastConstruct>(execute_data: *mut zend_execute_data, _return_value: *mut zval) {
-    run_handler(AssertUnwindSafe(|| {
-        // SAFETY: the engine's live frame of this call.
-        let Some(frame) = (unsafe { execute_data.cast::<ExecuteData>().as_mut() }) else {
-            return;
-        };
-        let Some(arguments) = Arguments::of(frame, T::REQUIRED, T::MAX) else {
-            return;
-        };
-        let value = match T::construct(&arguments) {
-            Ok(value) => value,
-            Err(Some(exception)) => return exception.throw(),
-            Err(None) => return,
-        };
-        match object_being_made::<T>(frame) {
-            Some(this) => {
-                this.initialize(value);
+unsafe extern "C" fn construct<T: FastConstruct>(execute_data: *mut zend_execute_data, return_value: *mut zval) {
+    // SAFETY: the engine's frame and return value of this call.
+    unsafe {
+        contained(execute_data, return_value, |frame, _| {
+            let Some(arguments) = Arguments::of(frame, T::REQUIRED, T::MAX) else {
+                return;
+            };
+            let value = T::construct(&arguments);
+            // A fatal error on the way: the object is left unmade.
+            if bailout_held() {
+                return;
             }
-            None => exception("Failed to retrieve reference to `this` object.".into()).throw(),
-        }
-    }));
+            let value = match value {
+                Ok(value) => value,
+                Err(Some(exception)) => return exception.throw(),
+                Err(None) => return,
+            };
+            match object_being_made::<T>(frame) {
+                Some(this) => {
+                    this.initialize(value);
+                }
+                None => exception("Failed to retrieve reference to `this` object.".into()).throw(),
+            }
+        });
+    }
 }
 
 /// The object `new` is making, whose Rust value is not set yet: made by
