@@ -16,7 +16,7 @@ use super::engine::callback::{contain_panic, ending, finish};
 use super::engine::classes::{circuit_breaker_interface, manual_control_interface};
 use super::engine::gc::{GcBuffer, HoldsPhpValues};
 use super::engine::handlers::{Arguments, FastConstruct, HotMethod, Refused, replace_method};
-use super::engine::reentry::{AtWork, refuse_reconstruction};
+use super::engine::reentry::AtWork;
 use super::engine::typed::Bytes;
 use super::enums::{RejectionReason, State};
 use super::error::{internal_error, invalid_configuration, logic_exception, rethrow, storage_error, storage_exception};
@@ -156,7 +156,6 @@ impl CircuitBreaker {
         eventListener: Option<ListenerArg<'_>>,
         clock: Option<ClockArg<'_>>,
     ) -> Result<Self, PhpException> {
-        refuse_reconstruction::<Self>()?;
         Self::new(
             &service.0,
             configuration.1.config.clone(),

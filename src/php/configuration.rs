@@ -88,7 +88,6 @@ fn slow_of(rule: &OpeningRule) -> f64 {
 #[php_impl]
 impl FailureRateRule {
     pub fn __construct(threshold: Float, minimumRequests: Int) -> Checked<Self> {
-        refuse_reconstruction::<Self>()?;
         Ok(Self {
             rule: checked(OpeningRule::failure_rate(threshold.0, minimumRequests.0))?,
         })
@@ -480,7 +479,6 @@ impl Configuration {
         maxOpenDuration: Option<Float>,
         maxConcurrentCalls: Option<Int>,
     ) -> Checked<Self> {
-        refuse_reconstruction::<Self>()?;
         let scalars = Scalars::new(
             timeWindow.0,
             openDuration.0,

@@ -39,6 +39,7 @@ use ext_php_rs::zend::{ExecuteData, bailout};
 
 use super::callback::{bailout_held, panic_text, take_bailout};
 use super::ffi::Handler;
+use super::reentry::reconstruction_refused;
 use super::throwable::{exception, panic_error};
 
 /// The arguments given to the running constructor.
@@ -114,7 +115,9 @@ fn invalid(name: &str) -> Refused {
     Some(type_error(format!("Invalid value given for argument `{name}`.")))
 }
 
-/// A class whose `__construct` runs through [`construct`].
+/// A class whose `__construct` runs through [`construct`], which refuses
+/// it on an object already constructed (`reentry::refuse_reconstruction`)
+/// before its arguments are read.
 pub trait FastConstruct: RegisteredClass {
     /// How many parameters must be given, and how many may.
     const REQUIRED: u32;
@@ -132,6 +135,11 @@ unsafe extern "C" fn construct<T: FastConstruct>(execute_data: *mut zend_execute
     // SAFETY: the engine's frame and return value of this call.
     unsafe {
         contained(execute_data, return_value, |frame, _| {
+            match object_being_made::<T>(frame) {
+                Some(this) if this.obj.is_some() => return reconstruction_refused::<T>().throw(),
+                Some(_) => {}
+                None => return exception("Failed to retrieve reference to `this` object.".into()).throw(),
+            }
             let Some(arguments) = Arguments::of(frame, T::REQUIRED, T::MAX) else {
                 return;
             };
@@ -155,9 +163,10 @@ unsafe extern "C" fn construct<T: FastConstruct>(execute_data: *mut zend_execute
     }
 }
 
-/// The object `new` is making, whose Rust value is not set yet: made by
-/// `T`'s `create_object` handler (as ext-php-rs checks, by its handlers
-/// and class), so that a `ZendClassObject<T>` holds it.
+/// The object `new` is making, whose Rust value is not set yet (or, when
+/// `__construct()` is called again, is): made by `T`'s `create_object`
+/// handler (as ext-php-rs checks, by its handlers and class), so that a
+/// `ZendClassObject<T>` holds it.
 fn object_being_made<T: RegisteredClass>(frame: &mut ExecuteData) -> Option<&mut ZendClassObject<T>> {
     let object = frame.get_self()?;
     let metadata = T::get_metadata();

@@ -155,10 +155,15 @@ pub fn refuse_reconstruction<T: RegisteredClass>() -> Result<(), PhpException> {
         .and_then(|frame| frame.This.object())
         .is_some_and(|this| ZendClassObject::<T>::from_zend_obj(this).is_some());
     if constructed {
-        return Err(logic_exception(format!(
-            "{}::__construct() cannot be called on an object already constructed",
-            T::CLASS_NAME
-        )));
+        return Err(reconstruction_refused::<T>());
     }
     Ok(())
+}
+
+/// What a second `__construct()` on an object of `T` throws.
+pub fn reconstruction_refused<T: RegisteredClass>() -> PhpException {
+    logic_exception(format!(
+        "{}::__construct() cannot be called on an object already constructed",
+        T::CLASS_NAME
+    ))
 }

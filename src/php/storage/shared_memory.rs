@@ -249,11 +249,11 @@ pub struct SharedMemoryStorage {
 
 #[php_impl]
 impl SharedMemoryStorage {
-    /// A second `__construct()` is refused: breakers over this storage
-    /// remember where their circuits lie under its prefix.
+    /// A second `__construct()` is refused (by `handlers::construct`):
+    /// breakers over this storage remember where their circuits lie under
+    /// its prefix.
     #[php(defaults(prefix = String::new()))]
     pub fn __construct(prefix: TextRef<'_>) -> Result<Self, PhpException> {
-        refuse_reconstruction::<Self>()?;
         Ok(Self {
             storage: shared_storage(&prefix.0),
         })
@@ -317,8 +317,9 @@ pub struct ApcuStorage {
 
 #[php_impl]
 impl ApcuStorage {
-    /// A second `__construct()` is refused: breakers over this storage
-    /// remember where their circuits lie under its prefix.
+    /// A second `__construct()` is refused (by `handlers::construct`):
+    /// breakers over this storage remember where their circuits lie under
+    /// its prefix.
     #[php(defaults(prefix = String::new()))]
     pub fn __construct(prefix: TextRef<'_>) -> Result<Self, PhpException> {
         refuse_reconstruction::<Self>()?;
