@@ -641,15 +641,18 @@ impl HoldsPhpValues for CircuitBreaker {
 impl FastConstruct for CircuitBreaker {
     const REQUIRED: u32 = 3;
     const MAX: u32 = 5;
-    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
-        Self::__construct(
-            arguments.required::<TextRef<'_>>(0, "service")?,
-            arguments.required::<ConfigurationArg<'_>>(1, "configuration")?,
-            arguments.required::<StorageArg<'_>>(2, "storage")?,
-            arguments.optional::<ListenerArg<'_>>(3, "eventListener")?,
-            arguments.optional::<ClockArg<'_>>(4, "clock")?,
-        )
-        .map_err(Some)
+    fn construct(arguments: &Arguments<'_>, made: &mut Option<Self>) -> Result<(), Refused> {
+        *made = Some(
+            Self::__construct(
+                arguments.required::<TextRef<'_>>(0, "service")?,
+                arguments.required::<ConfigurationArg<'_>>(1, "configuration")?,
+                arguments.required::<StorageArg<'_>>(2, "storage")?,
+                arguments.optional::<ListenerArg<'_>>(3, "eventListener")?,
+                arguments.optional::<ClockArg<'_>>(4, "clock")?,
+            )
+            .map_err(Some)?,
+        );
+        Ok(())
     }
 }
 

@@ -622,28 +622,34 @@ read_only!(
 impl FastConstruct for FailureRateRule {
     const REQUIRED: u32 = 2;
     const MAX: u32 = 2;
-    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
-        Self::__construct(
-            arguments.required::<Float>(0, "threshold")?,
-            arguments.required::<Int>(1, "minimumRequests")?,
-        )
-        .map_err(Some)
+    fn construct(arguments: &Arguments<'_>, made: &mut Option<Self>) -> Result<(), Refused> {
+        *made = Some(
+            Self::__construct(
+                arguments.required::<Float>(0, "threshold")?,
+                arguments.required::<Int>(1, "minimumRequests")?,
+            )
+            .map_err(Some)?,
+        );
+        Ok(())
     }
 }
 
 impl FastConstruct for Configuration {
     const REQUIRED: u32 = 4;
     const MAX: u32 = 6;
-    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
-        Self::__construct(
-            arguments.required::<Float>(0, "timeWindow")?,
-            arguments.required::<ArrayArg<'_>>(1, "openingRules")?,
-            arguments.required::<Float>(2, "openDuration")?,
-            arguments.required::<PolicyArg<'_>>(3, "halfOpenPolicy")?,
-            arguments.optional::<Float>(4, "maxOpenDuration")?,
-            arguments.optional::<Int>(5, "maxConcurrentCalls")?,
-        )
-        .map_err(Some)
+    fn construct(arguments: &Arguments<'_>, made: &mut Option<Self>) -> Result<(), Refused> {
+        *made = Some(
+            Self::__construct(
+                arguments.required::<Float>(0, "timeWindow")?,
+                arguments.required::<ArrayArg<'_>>(1, "openingRules")?,
+                arguments.required::<Float>(2, "openDuration")?,
+                arguments.required::<PolicyArg<'_>>(3, "halfOpenPolicy")?,
+                arguments.optional::<Float>(4, "maxOpenDuration")?,
+                arguments.optional::<Int>(5, "maxConcurrentCalls")?,
+            )
+            .map_err(Some)?,
+        );
+        Ok(())
     }
 }
 

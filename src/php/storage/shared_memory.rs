@@ -332,8 +332,12 @@ impl ApcuStorage {
 impl FastConstruct for SharedMemoryStorage {
     const REQUIRED: u32 = 0;
     const MAX: u32 = 1;
-    fn construct(arguments: &Arguments<'_>) -> Result<Self, Refused> {
-        Self::__construct(arguments.defaulted::<TextRef<'_>>(0, "prefix", || TextRef(Vec::new().into()))?).map_err(Some)
+    fn construct(arguments: &Arguments<'_>, made: &mut Option<Self>) -> Result<(), Refused> {
+        *made = Some(
+            Self::__construct(arguments.defaulted::<TextRef<'_>>(0, "prefix", || TextRef(Vec::new().into()))?)
+                .map_err(Some)?,
+        );
+        Ok(())
     }
 }
 
