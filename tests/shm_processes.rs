@@ -21,7 +21,7 @@ use circuit_breaker::core::rules::OpeningRule;
 use circuit_breaker::storage::bulkhead::held;
 use circuit_breaker::storage::bulkhead::{Owner, Table};
 use circuit_breaker::storage::shm::{CircuitMemo, Segment, SharedMemoryStorage};
-use circuit_breaker::storage::{Circuit, CircuitStore, OutcomeRecord, Storage};
+use circuit_breaker::storage::{Circuit, CircuitStore, KeptCircuit, OutcomeRecord, Storage};
 
 const T0: Millis = 1_764_000_000_000;
 
@@ -30,7 +30,7 @@ fn storage(segment: &'static Segment, now: Millis) -> Rc<SharedMemoryStorage> {
 }
 
 /// The circuit of `service` a breaker over `storage` keeps.
-fn circuit_of(storage: &Rc<SharedMemoryStorage>, service: &[u8]) -> Box<dyn Circuit> {
+fn circuit_of(storage: &Rc<SharedMemoryStorage>, service: &[u8]) -> KeptCircuit {
     Rc::clone(storage).circuit(service)
 }
 

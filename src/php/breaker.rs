@@ -39,7 +39,7 @@ use crate::core::machine::Command;
 use crate::core::throttle::ThrottleMemo;
 use crate::storage::bulkhead::held::Permit;
 use crate::storage::kv::KvStorage;
-use crate::storage::{Circuit as StoredCircuit, Storage, StorageError};
+use crate::storage::{KeptCircuit, Storage, StorageError};
 
 #[php_class]
 #[php(name = "Zeusi\\CircuitBreaker\\CircuitBreaker")]
@@ -80,7 +80,7 @@ pub struct CircuitBreaker {
     /// learn (where its record lies in the shared memory, the places of a
     /// fleet's host records), so that a call neither hashes nor compares
     /// the name.
-    circuit: Box<dyn StoredCircuit>,
+    circuit: KeptCircuit,
     config: Rc<Config>,
 }
 

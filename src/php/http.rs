@@ -32,7 +32,7 @@ use crate::http::outcome;
 use crate::http::policy::{Mode, Policy, Settings, StorageSetting};
 use crate::http::target::{FastMap, HostPattern, Target, authority_of};
 use crate::storage::bulkhead::held::Permit;
-use crate::storage::{Circuit as StoredCircuit, Storage, StorageError};
+use crate::storage::{KeptCircuit, Storage, StorageError};
 
 const HOSTS_SETTING: &str = "circuit_breaker.http_hosts";
 const CONFIG_SETTING: &str = "circuit_breaker.http_config";
@@ -57,7 +57,7 @@ pub struct Circuit {
     pub service: Vec<u8>,
     pub policy: Rc<Policy>,
     /// Its circuit in its storage.
-    stored: Box<dyn StoredCircuit>,
+    stored: KeptCircuit,
     /// Where its bulkhead counts, when its policy has one.
     gate: Option<Gate>,
     /// This process's memory of its window, when its policy throttles.

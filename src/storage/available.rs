@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use super::named::Named;
 use super::{
-    CallCounters, Circuit, CircuitStore, FleetView, HostWindow, ListedCircuit, OutcomeRecord, Storage, StorageError,
+    CallCounters, CircuitStore, FleetView, HostWindow, KeptCircuit, ListedCircuit, OutcomeRecord, Storage, StorageError,
 };
 use crate::core::counts::Tally;
 use crate::core::duration::Millis;
@@ -69,8 +69,8 @@ impl Unavailable {
 }
 
 impl Storage for Unavailable {
-    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn Circuit> {
-        Box::new(Named::new(self, service))
+    fn circuit(self: Rc<Self>, service: &[u8]) -> KeptCircuit {
+        KeptCircuit::boxed(Named::new(self, service))
     }
 
     /// The segment's limit even without a segment: a configuration this

@@ -194,8 +194,8 @@ impl InMemoryStorage {
 }
 
 impl Storage for InMemoryStorage {
-    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn super::Circuit> {
-        Box::new(Named::new(self, service))
+    fn circuit(self: Rc<Self>, service: &[u8]) -> super::KeptCircuit {
+        super::KeptCircuit::boxed(Named::new(self, service))
     }
 
     fn list_circuits(&self, prefix: &[u8]) -> Result<Vec<ListedCircuit>, StorageError> {

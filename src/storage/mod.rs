@@ -163,7 +163,7 @@ impl OutcomeRecord {
 pub trait Storage {
     /// The circuit of `service` (any bytes are a valid name), as one
     /// breaker keeps it for all its calls.
-    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn Circuit>;
+    fn circuit(self: Rc<Self>, service: &[u8]) -> KeptCircuit;
 
     /// What, beside a service name, tells this storage's circuits from
     /// another's of the same name (its prefix, its server): the bulkhead and
@@ -194,6 +194,39 @@ pub trait Storage {
             .into_iter()
             .map(|(service, state)| (service, state, None))
             .collect())
+    }
+}
+
+/// A circuit as a breaker keeps it: a shared-memory one in the breaker
+/// itself, so that a breaker made in every request (the seed's usage, on
+/// the default storage) allocates nothing for it, and a call on one of
+/// thousands of breakers misses no line of a box of its own; any other
+/// behind a box.
+pub enum KeptCircuit {
+    SharedMemory(shm::ShmCircuit),
+    Boxed(Box<dyn Circuit>),
+}
+
+impl KeptCircuit {
+    pub fn boxed(circuit: impl Circuit + 'static) -> Self {
+        Self::Boxed(Box::new(circuit))
+    }
+}
+
+impl std::ops::Deref for KeptCircuit {
+    type Target = dyn Circuit;
+    #[inline]
+    fn deref(&self) -> &Self::Target {
+        match self {
+            Self::SharedMemory(circuit) => circuit,
+            Self::Boxed(circuit) => &**circuit,
+        }
+    }
+}
+
+impl AsRef<dyn Circuit> for KeptCircuit {
+    fn as_ref(&self) -> &(dyn Circuit + 'static) {
+        &**self
     }
 }
 

@@ -26,7 +26,7 @@ use circuit_breaker::core::duration::Millis;
 use circuit_breaker::core::half_open::{HalfOpenPolicy, PowerCurve};
 use circuit_breaker::core::machine::{Command, Phase, Status, status_without_config};
 use circuit_breaker::core::rules::OpeningRule;
-use circuit_breaker::storage::{CallCounters, Circuit as StorageCircuit, CircuitStore, Storage, StorageError};
+use circuit_breaker::storage::{CallCounters, CircuitStore, KeptCircuit, Storage, StorageError};
 
 /// The time of the test, in ms, shared by the suite and in-process storages.
 pub type Clock = Rc<Cell<Millis>>;
@@ -119,7 +119,7 @@ impl Env {
 /// One breaker: a service on a storage object, with the events it emitted.
 struct Circuit<'a> {
     env: &'a Env,
-    circuit: Box<dyn StorageCircuit>,
+    circuit: KeptCircuit,
     storage: Rc<dyn Storage>,
     service: Vec<u8>,
     config: &'a Config,

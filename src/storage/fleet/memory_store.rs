@@ -15,7 +15,7 @@ use crate::core::window::WindowGeometry;
 use crate::storage::memory::InMemoryStorage;
 use crate::storage::named::Named;
 use crate::storage::{
-    Circuit, CircuitStore, FleetView, HostWindow, ListedCircuit, OutcomeRecord, Storage, StorageError,
+    CircuitStore, FleetView, HostWindow, KeptCircuit, ListedCircuit, OutcomeRecord, Storage, StorageError,
 };
 
 /// The windows of every host, by service and generation.
@@ -58,8 +58,8 @@ impl MemoryFleetStore {
 }
 
 impl Storage for MemoryFleetStore {
-    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn Circuit> {
-        Box::new(Named::new(self, service))
+    fn circuit(self: Rc<Self>, service: &[u8]) -> KeptCircuit {
+        KeptCircuit::boxed(Named::new(self, service))
     }
 
     /// As Redis lists them: circuits with a state, and those with only

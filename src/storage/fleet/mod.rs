@@ -371,8 +371,8 @@ impl BoundFleet<'_> {
 }
 
 impl Storage for FleetStorage {
-    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn super::Circuit> {
-        Box::new(FleetCircuit {
+    fn circuit(self: Rc<Self>, service: &[u8]) -> super::KeptCircuit {
+        super::KeptCircuit::boxed(FleetCircuit {
             circuit: self.kept(service),
             tier: self,
             service: service.to_vec(),

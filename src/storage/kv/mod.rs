@@ -29,7 +29,7 @@ use keys::ServiceKeys;
 use super::codec::{MAX_STATE_NUMBER, decode_state, encode_state};
 use super::named::Named;
 use super::open_until::RemembersOpen;
-use super::{Circuit, CircuitStore, FleetView, HostWindow, MAX_COUNT, OutcomeRecord, Storage, StorageError};
+use super::{CircuitStore, FleetView, HostWindow, KeptCircuit, MAX_COUNT, OutcomeRecord, Storage, StorageError};
 use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
@@ -523,11 +523,11 @@ impl<K: KeyValue> KvStorage<K> {
 }
 
 impl<K: KeyValue + 'static> Storage for KvStorage<K> {
-    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn Circuit> {
+    fn circuit(self: Rc<Self>, service: &[u8]) -> KeptCircuit {
         let named = Named::new(Rc::clone(&self), service);
         match &self.open_circuits {
-            Some(open) => Box::new(RemembersOpen::new(named, &open.storage, &open.prefix)),
-            None => Box::new(named),
+            Some(open) => KeptCircuit::boxed(RemembersOpen::new(named, &open.storage, &open.prefix)),
+            None => KeptCircuit::boxed(named),
         }
     }
 

@@ -44,7 +44,7 @@ use super::codec::{decode_state, encode_state};
 use super::net::pool::{Failure, with_connection};
 use super::open_until::RemembersOpen;
 use super::{
-    Circuit, CircuitStore, FleetView, HostWindow, ListedCircuit, MAX_COUNT, OutcomeRecord, Storage, StorageError,
+    CircuitStore, FleetView, HostWindow, KeptCircuit, ListedCircuit, MAX_COUNT, OutcomeRecord, Storage, StorageError,
 };
 use crate::core::counts::Tally;
 use crate::core::duration::Millis;
@@ -375,9 +375,9 @@ impl RedisStorage {
 }
 
 impl Storage for RedisStorage {
-    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn Circuit> {
+    fn circuit(self: Rc<Self>, service: &[u8]) -> KeptCircuit {
         let circuit = RedisCircuit::new(Rc::clone(&self), service);
-        Box::new(RemembersOpen::new(circuit, &self.target_key, &self.prefix))
+        KeptCircuit::boxed(RemembersOpen::new(circuit, &self.target_key, &self.prefix))
     }
 
     fn scope(&self) -> Vec<u8> {

@@ -40,8 +40,8 @@ use words::{
 
 use super::memory::ExpiryClock;
 use super::{
-    CallCounters, Circuit, CircuitStore, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord, Storage,
-    StorageError,
+    CallCounters, Circuit, CircuitStore, KeptCircuit, ListedCircuit, ListedCircuitCounters, Notice, OutcomeRecord,
+    Storage, StorageError,
 };
 use crate::core::config::Config;
 use crate::core::counts::{Outcome, SlotCounts, Tally};
@@ -807,9 +807,9 @@ impl Storage for SharedMemoryStorage {
     /// The circuits of one name share, in this process, what they learn of
     /// their record ([`CircuitMemo`]): a breaker made in every request then
     /// finds its record where the last one left it, as a reused one does.
-    fn circuit(self: Rc<Self>, service: &[u8]) -> Box<dyn Circuit> {
+    fn circuit(self: Rc<Self>, service: &[u8]) -> KeptCircuit {
         let known = self.known_circuit(service);
-        Box::new(ShmCircuit {
+        KeptCircuit::SharedMemory(ShmCircuit {
             storage: self,
             known,
             now: Cell::new(None),
