@@ -119,8 +119,8 @@ fn invalid(name: &str) -> Refused {
 }
 
 /// A class whose `__construct` runs through [`construct`], which refuses
-/// it on an object already constructed (`reentry::refuse_reconstruction`)
-/// before its arguments are read.
+/// it on an object already constructed before its arguments are read (as
+/// `reentry::refuse_reconstruction` does in the other constructors).
 pub trait FastConstruct: RegisteredClass {
     /// How many parameters must be given, and how many may.
     const REQUIRED: u32;
@@ -210,6 +210,11 @@ pub fn replace_constructor<T: FastConstruct>() {
 /// Called by the engine only, as the `create_object` of `ce`, `T`'s class
 /// or a subclass of it.
 unsafe extern "C" fn create_object<T: FastConstruct>(ce: *mut zend_class_entry) -> *mut zend_object {
+    // The engine's allocator aligns to 8 bytes, and `emalloc` answers null
+    // to a stricter layout: a value that needs more does not build.
+    const {
+        assert!(align_of::<ZendClassObject<T>>() <= 8);
+    }
     // SAFETY: `ce` is a live class entry; the size is that of
     // `zend_object_alloc()`: the Rust value and the `zend_object` with its
     // declared properties (one slot of which is inside the `zend_object`,

@@ -317,9 +317,8 @@ pub struct ApcuStorage {
 
 #[php_impl]
 impl ApcuStorage {
-    /// A second `__construct()` is refused (by `handlers::construct`):
-    /// breakers over this storage remember where their circuits lie under
-    /// its prefix.
+    /// A second `__construct()` is refused: breakers over this storage
+    /// remember where their circuits lie under its prefix.
     #[php(defaults(prefix = String::new()))]
     pub fn __construct(prefix: TextRef<'_>) -> Result<Self, PhpException> {
         refuse_reconstruction::<Self>()?;
