@@ -11,6 +11,31 @@ use crate::core::duration::Millis;
 use crate::core::window::WindowGeometry;
 use crate::storage::shm::{GENERATION_MASK, PlainWords, SLOTS, TierWord as Word};
 
+/// The buckets a host counted in while its fleet store failed, the bucket
+/// of its recovery included (it holds counts of both times): the host
+/// decided on them alone, so they are neither sent to the fleet nor counted
+/// by the host once it decides with the fleet again. Buckets are kept plus
+/// one, so that 0 says none: from `from` on, up to `until` excluded (0 while
+/// still degraded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Excluded {
+    from: u64,
+    until: u64,
+}
+
+impl Excluded {
+    pub(super) fn holds(self, bucket: i64) -> bool {
+        let bucket = bucket.max(0) as u64 + 1;
+        bucket >= self.from && (self.until == 0 || bucket < self.until)
+    }
+
+    /// Whether no bucket from `first` on is excluded: the window starting
+    /// there no longer holds any.
+    pub(super) fn ends_before(self, first: i64) -> bool {
+        self.until != 0 && first.max(0) as u64 + 1 >= self.until
+    }
+}
+
 /// The plain words of an `F` record.
 pub(super) struct Control(pub(super) PlainWords);
 
@@ -50,6 +75,20 @@ impl Control {
         } else {
             self.get(Word::HostId)
         }
+    }
+
+    /// The buckets the host counted while degraded, when any.
+    pub(super) fn excluded(&self) -> Option<Excluded> {
+        let from = self.get(Word::ExcludedFrom);
+        (from != 0).then(|| Excluded {
+            from,
+            until: self.get(Word::ExcludedUntil),
+        })
+    }
+
+    /// Ends the exclusion `excluded` (a later one stays).
+    pub(super) fn end_exclusion(&self, excluded: Excluded) {
+        self.swap(Word::ExcludedFrom, excluded.from, 0);
     }
 
     pub(super) fn geometry(&self) -> Option<(WindowGeometry, usize)> {

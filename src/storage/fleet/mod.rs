@@ -100,6 +100,9 @@ struct Circuit {
     /// The `F` record's words, and when they were looked up: looked up
     /// again (which keeps the record in use) once a second.
     control: Cell<Option<(PlainWords, Millis)>>,
+    /// What this process summed of the buckets the host counted in while
+    /// degraded (`sync.rs`).
+    excluded_sums: Cell<Option<sync::ExcludedSums>>,
 }
 
 impl FleetStorage {
@@ -156,6 +159,7 @@ impl FleetStorage {
             local_name: Self::local(service),
             memo: CircuitMemo::default(),
             control: Cell::new(None),
+            excluded_sums: Cell::new(None),
         });
         circuits.insert(service.to_vec(), Rc::clone(&circuit));
         circuit
@@ -308,6 +312,19 @@ impl BoundFleet<'_> {
         if control.degraded() {
             return Ok((state, tally));
         }
+        if let Some(excluded) = control.excluded() {
+            let mut counts = [0; SLOTS];
+            let counts = &mut counts[..tally.window.len()];
+            counts.copy_from_slice(&tally.window);
+            tier.uncount_excluded(
+                self.circuit,
+                &control,
+                excluded,
+                (state.generation, record.window, record.now),
+                counts,
+            )?;
+            tally.window = SlotCounts::from_fn(counts.len(), |slot| counts[slot]);
+        }
         if let Some((sums, run)) = control.others(state.generation, record.slot_count) {
             let own = &tally.window;
             tally.window = SlotCounts::from_fn(own.len(), |slot| own[slot] + sums.get(slot).copied().unwrap_or(0));
@@ -354,9 +371,19 @@ impl BoundFleet<'_> {
         let mut counts = tier
             .host
             .read_window(local_name, generation & GENERATION_MASK, window, slot_count, now)?;
-        if !control.degraded()
-            && let Some((sums, _)) = control.others(generation, slot_count)
-        {
+        if control.degraded() {
+            return Ok(counts);
+        }
+        if let Some(excluded) = control.excluded() {
+            tier.uncount_excluded(
+                self.circuit,
+                &control,
+                excluded,
+                (generation & GENERATION_MASK, window, now),
+                &mut counts,
+            )?;
+        }
+        if let Some((sums, _)) = control.others(generation, slot_count) {
             for (count, other) in counts.iter_mut().zip(sums) {
                 *count += other;
             }

@@ -6,13 +6,14 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use super::blob::{self, HostCounts};
-use super::control::Control;
-use super::{FleetStorage, MAX_KNOWN_HOSTS};
+use super::control::{Control, Excluded};
+use super::{Circuit, FleetStorage, MAX_KNOWN_HOSTS};
 use crate::core::duration::Millis;
 use crate::core::fleet::{Reconciled, forgot, reconcile};
 use crate::core::machine::CircuitState;
+use crate::core::window::WindowGeometry;
 use crate::storage::net::backoff::{Backoff, backoff};
-use crate::storage::shm::{GENERATION_MASK, TierWord as Word};
+use crate::storage::shm::{GENERATION_MASK, SLOTS, TierWord as Word};
 use crate::storage::{CircuitStore, HostWindow, Notice, StorageError};
 
 /// The backoff of a host whose fleet store failed: the first retry after
@@ -40,6 +41,24 @@ fn same_state(local: CircuitState, fleet: CircuitState) -> bool {
         } else {
             local.since == fleet.since
         }
+}
+
+/// What a process summed of a circuit's excluded buckets, and for which
+/// window: kept while the current bucket stays the same and is not one of
+/// them, when no count of theirs changes.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ExcludedSums {
+    key: ExcludedKey,
+    sums: [u64; SLOTS],
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ExcludedKey {
+    generation: u64,
+    now_bucket: i64,
+    window: WindowGeometry,
+    slot_count: usize,
+    excluded: Excluded,
 }
 
 impl FleetStorage {
@@ -106,13 +125,12 @@ impl FleetStorage {
         let (buckets, run) = self
             .host
             .window_by_bucket(&local_name, local.generation, window, slot_count, now)?;
-        let (from, until) = (control.get(Word::ExcludedFrom), control.get(Word::ExcludedUntil));
-        let sent = |bucket: i64| {
-            let bucket = bucket.max(0) as u64 + 1;
-            from == 0 || bucket < from || (until != 0 && bucket >= until)
-        };
+        let excluded = control.excluded();
         let counts = HostCounts {
-            buckets: buckets.into_iter().filter(|(bucket, _)| sent(*bucket)).collect(),
+            buckets: buckets
+                .into_iter()
+                .filter(|(bucket, _)| !excluded.is_some_and(|excluded| excluded.holds(*bucket)))
+                .collect(),
             run: if control.degraded() { 0 } else { run },
         };
         let blob = blob::encode(&counts);
@@ -134,7 +152,7 @@ impl FleetStorage {
                 return Ok(());
             }
         };
-        self.recovered(control, now);
+        let recovered = self.recovered(control, now);
         if let Some(listed) = &view.listed_hosts {
             // A list that lost this host (expired) gets it again next sync.
             control.set_known_hosts(listed, host);
@@ -144,6 +162,11 @@ impl FleetStorage {
             return Ok(());
         };
         self.follow(service, control, fleet_state)?;
+        if recovered {
+            // A run of failures the host counted alone is not the fleet's
+            // (the window's are excluded): it starts again.
+            self.host.forget_run(&local_name, fleet_state.generation)?;
+        }
         if fleet_state.generation == generation {
             let others = view
                 .hosts
@@ -270,9 +293,11 @@ impl FleetStorage {
     }
 
     /// A round trip to the fleet store worked: a degraded host decides on
-    /// fleet counts again; the process that switches it back says so, once.
-    fn recovered(&self, control: &Control, now: Millis) {
-        if control.swap(Word::Degraded, 1, 0) {
+    /// fleet counts again; the process that switches it back says so, once,
+    /// and is told so (`true`).
+    fn recovered(&self, control: &Control, now: Millis) -> bool {
+        let switched = control.swap(Word::Degraded, 1, 0);
+        if switched {
             let bucket = control
                 .geometry()
                 .map_or(0, |(window, _)| window.bucket_at(now).max(0) as u64 + 1);
@@ -282,6 +307,59 @@ impl FleetStorage {
             control.set(Word::NextSyncAt, now.max(0) as u64);
             self.notices.borrow_mut().push(Notice::StorageRecovered);
         }
+        switched
+    }
+
+    /// Takes from `counts`, the host's window of `generation` at `now` by
+    /// slot, what it counted in the buckets `excluded` (see [`Excluded`]);
+    /// once the window holds none of them, the exclusion ends. Only for one
+    /// window's time after the fleet store failed; summed once per bucket
+    /// by a process, but at every call while the current bucket is one of
+    /// them (it still counts).
+    #[cold]
+    pub(super) fn uncount_excluded(
+        &self,
+        circuit: &Circuit,
+        control: &Control,
+        excluded: Excluded,
+        (generation, window, now): (u64, WindowGeometry, Millis),
+        counts: &mut [u64],
+    ) -> Result<(), StorageError> {
+        let covering = window.buckets_covering(now);
+        if excluded.ends_before(*covering.start()) {
+            control.end_exclusion(excluded);
+            return Ok(());
+        }
+        let now_bucket = *covering.end();
+        let key = ExcludedKey {
+            generation,
+            now_bucket,
+            window,
+            slot_count: counts.len(),
+            excluded,
+        };
+        let sums = match circuit.excluded_sums.get() {
+            Some(kept) if kept.key == key => kept.sums,
+            _ => {
+                let (buckets, _) =
+                    self.host
+                        .window_by_bucket(&circuit.local_name, generation, window, counts.len(), now)?;
+                let mut sums = [0; SLOTS];
+                for (_, bucket_counts) in buckets.iter().filter(|(bucket, _)| excluded.holds(*bucket)) {
+                    for (sum, count) in sums.iter_mut().zip(bucket_counts) {
+                        *sum += count;
+                    }
+                }
+                if !excluded.holds(now_bucket) {
+                    circuit.excluded_sums.set(Some(ExcludedSums { key, sums }));
+                }
+                sums
+            }
+        };
+        for (count, excluded_count) in counts.iter_mut().zip(sums) {
+            *count = count.saturating_sub(excluded_count);
+        }
+        Ok(())
     }
 
     /// Runs `at_fleet` on the fleet store unless the host is degraded; a

@@ -370,3 +370,68 @@ fn a_host_cut_off_from_a_store_that_kept_the_circuit_follows_it() {
     assert_eq!(acquire(&cut_off, &config, fleet.now()).0, Permission::Permitted);
     assert_eq!(fleet.store.load_state(b"api").unwrap().phase, Phase::Closed);
 }
+
+/// A host opens alone while the store is unreachable; the store kept the
+/// circuit closed, and the host follows it when it answers again (at the
+/// generation the host last followed). The last of the `failures` opens.
+fn open_alone_then_follow_the_store(fleet: &Fleet, host: &Rc<FleetStorage>, config: &Config, failures: usize) {
+    fleet.store.set_down(true);
+    let mut events = Vec::new();
+    for _ in 0..failures {
+        events.extend(register(host, config, Outcome::Failure, fleet.now()));
+    }
+    assert_eq!(openings(&events), 1, "the host alone opens: {events:?}");
+    fleet.store.set_down(false);
+    fleet.advance(backoff(RETRY, 1).as_millis() as Millis);
+    let (permission, events) = acquire(host, config, fleet.now());
+    assert_eq!(
+        permission,
+        Permission::Permitted,
+        "the store's closed state is followed"
+    );
+    assert!(
+        events.iter().any(|event| matches!(event, Event::StorageRecovered)),
+        "{events:?}"
+    );
+}
+
+#[test]
+fn a_host_back_from_deciding_alone_does_not_count_again_the_outcomes_it_opened_on() {
+    let fleet = Fleet::new();
+    let config = config();
+    let host = fleet.host();
+    register(&host, &config, Outcome::Success, fleet.now());
+    fleet.advance(1_000);
+    // 10 requests, 9 failures: the last one opens.
+    open_alone_then_follow_the_store(&fleet, &host, &config, 9);
+    // The service answers again: the host's window holds the success
+    // before the outage and these, not the failures of the outage.
+    fleet.advance(1_000);
+    let mut events = Vec::new();
+    for _ in 0..5 {
+        events.extend(register(&host, &config, Outcome::Success, fleet.now()));
+    }
+    assert_eq!(openings(&events), 0, "{events:?}");
+    assert_eq!(window(&host, &config, fleet.now()), vec![6, 0]);
+}
+
+#[test]
+fn a_host_back_from_deciding_alone_starts_its_run_of_failures_again() {
+    let fleet = Fleet::new();
+    let config = Config::new(
+        60.0,
+        vec![OpeningRule::consecutive_failures(5).unwrap()],
+        10.0,
+        HalfOpenPolicy::permitted_calls(30.0, 1).unwrap(),
+    )
+    .unwrap();
+    let host = fleet.host();
+    open_alone_then_follow_the_store(&fleet, &host, &config, 5);
+    fleet.advance(1_000);
+    let mut events = register(&host, &config, Outcome::Failure, fleet.now());
+    assert_eq!(openings(&events), 0, "one failure after the outage: {events:?}");
+    for _ in 0..4 {
+        events.extend(register(&host, &config, Outcome::Failure, fleet.now()));
+    }
+    assert_eq!(openings(&events), 1, "five in a row after it: {events:?}");
+}

@@ -354,6 +354,15 @@ impl SharedMemoryStorage {
         Ok((buckets, read_tally(&record.consecutive_failures, generation)))
     }
 
+    /// Starts a circuit's run of failures of `generation` again: a host
+    /// tier's, counted while it decided alone.
+    pub fn forget_run(&self, service: &[u8], generation: u64) -> Result<(), StorageError> {
+        if let Some(located) = self.unbound().record_for(service, false)? {
+            update_tally(&located.record.consecutive_failures, generation, |_| 0);
+        }
+        Ok(())
+    }
+
     /// The prefix of this storage's names.
     pub fn prefix(&self) -> &[u8] {
         &self.prefix
