@@ -14,25 +14,44 @@ use crate::storage::shm::{GENERATION_MASK, PlainWords, SLOTS, TierWord as Word};
 /// The buckets a host counted in while its fleet store failed, the bucket
 /// of its recovery included (it holds counts of both times): the host
 /// decided on them alone, so they are neither sent to the fleet nor counted
-/// by the host once it decides with the fleet again. Buckets are kept plus
-/// one, so that 0 says none: from `from` on, up to `until` excluded (0 while
-/// still degraded).
+/// by the host once it decides with the fleet again. Two ranges: the last
+/// outage's, and the earlier ones' still in the window (merged into one).
+/// Buckets are kept plus one, so that 0 says none: from `from` on, up to
+/// `until` excluded (0 while still degraded).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Excluded {
+    last: Buckets,
+    earlier: Buckets,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Buckets {
     from: u64,
     until: u64,
 }
 
+impl Buckets {
+    const NONE: Self = Self { from: 0, until: 0 };
+
+    fn holds(self, bucket: i64) -> bool {
+        let bucket = bucket.max(0) as u64 + 1;
+        self.from != 0 && bucket >= self.from && (self.until == 0 || bucket < self.until)
+    }
+
+    fn ends_before(self, first: i64) -> bool {
+        self.from == 0 || (self.until != 0 && first.max(0) as u64 + 1 >= self.until)
+    }
+}
+
 impl Excluded {
     pub(super) fn holds(self, bucket: i64) -> bool {
-        let bucket = bucket.max(0) as u64 + 1;
-        bucket >= self.from && (self.until == 0 || bucket < self.until)
+        self.last.holds(bucket) || self.earlier.holds(bucket)
     }
 
     /// Whether no bucket from `first` on is excluded: the window starting
     /// there no longer holds any.
     pub(super) fn ends_before(self, first: i64) -> bool {
-        self.until != 0 && first.max(0) as u64 + 1 >= self.until
+        self.last.ends_before(first) && self.earlier.ends_before(first)
     }
 }
 
@@ -77,18 +96,55 @@ impl Control {
         }
     }
 
-    /// The buckets the host counted while degraded, when any.
+    /// The buckets the host counted in while degraded, when any.
     pub(super) fn excluded(&self) -> Option<Excluded> {
-        let from = self.get(Word::ExcludedFrom);
-        (from != 0).then(|| Excluded {
-            from,
-            until: self.get(Word::ExcludedUntil),
-        })
+        let last = self.buckets(Word::ExcludedFrom, Word::ExcludedUntil);
+        let earlier = self.buckets(Word::EarlierExcludedFrom, Word::EarlierExcludedUntil);
+        (last.from != 0 || earlier.from != 0).then_some(Excluded { last, earlier })
+    }
+
+    fn buckets(&self, from: Word, until: Word) -> Buckets {
+        match self.get(from) {
+            0 => Buckets::NONE,
+            start => Buckets {
+                from: start,
+                until: self.get(until),
+            },
+        }
     }
 
     /// Ends the exclusion `excluded` (a later one stays).
     pub(super) fn end_exclusion(&self, excluded: Excluded) {
-        self.swap(Word::ExcludedFrom, excluded.from, 0);
+        self.swap(Word::EarlierExcludedFrom, excluded.earlier.from, 0);
+        self.swap(Word::ExcludedFrom, excluded.last.from, 0);
+    }
+
+    /// Starts excluding from bucket `bucket` (plus one) on, the fleet store
+    /// failing now: the last outage's buckets become the earlier ones
+    /// (merged with those) while the window starting at `first` holds any.
+    pub(super) fn exclude_from(&self, bucket: u64, first: i64) {
+        let mut last = self.buckets(Word::ExcludedFrom, Word::ExcludedUntil);
+        if last.until == 0 {
+            // A recovery not yet written whole (another process's): its
+            // range ends now at the latest.
+            last.until = bucket + 1;
+        }
+        let earlier = self.buckets(Word::EarlierExcludedFrom, Word::EarlierExcludedUntil);
+        let kept = match (last.ends_before(first), earlier.ends_before(first)) {
+            (true, true) => Buckets::NONE,
+            (false, true) => last,
+            (true, false) => earlier,
+            (false, false) => Buckets {
+                from: earlier.from,
+                until: last.until,
+            },
+        };
+        // The earlier words first: a reader meanwhile sees a range twice,
+        // never none.
+        self.set(Word::EarlierExcludedUntil, kept.until);
+        self.set(Word::EarlierExcludedFrom, kept.from);
+        self.set(Word::ExcludedUntil, 0);
+        self.set(Word::ExcludedFrom, bucket);
     }
 
     pub(super) fn geometry(&self) -> Option<(WindowGeometry, usize)> {

@@ -277,11 +277,12 @@ impl FleetStorage {
     fn fleet_failed(&self, control: &Control, error: StorageError, now: Millis) {
         let now_word = now.max(0) as u64;
         if control.swap(Word::Degraded, 0, 1) {
-            let bucket = control
-                .geometry()
-                .map_or(0, |(window, _)| window.bucket_at(now).max(0) as u64 + 1);
-            control.set(Word::ExcludedUntil, 0);
-            control.set(Word::ExcludedFrom, bucket);
+            if let Some((window, _)) = control.geometry() {
+                control.exclude_from(
+                    window.bucket_at(now).max(0) as u64 + 1,
+                    *window.buckets_covering(now).start(),
+                );
+            }
             control.set(Word::FailureStreak, 1);
             control.set(Word::RetryAt, now_word + backoff(RETRY, 1).as_millis() as u64);
             self.notices.borrow_mut().push(Notice::StorageFailed(error));

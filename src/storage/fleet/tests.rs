@@ -435,3 +435,48 @@ fn a_host_back_from_deciding_alone_starts_its_run_of_failures_again() {
     }
     assert_eq!(openings(&events), 1, "five in a row after it: {events:?}");
 }
+
+#[test]
+fn a_second_outage_within_the_window_keeps_the_first_one_excluded() {
+    let fleet = Fleet::new();
+    let config = config();
+    let host = fleet.host();
+    let other = fleet.host();
+    for _ in 0..4 {
+        register(&host, &config, Outcome::Success, fleet.now());
+    }
+    // The first outage: 3 failures, too few to open (7 requests).
+    let outage = |failures: usize| {
+        fleet.advance(1_000);
+        fleet.store.set_down(true);
+        for _ in 0..failures {
+            register(&host, &config, Outcome::Failure, fleet.now());
+        }
+        fleet.store.set_down(false);
+        fleet.advance(backoff(RETRY, 1).as_millis() as Millis);
+        let (_, events) = acquire(&host, &config, fleet.now());
+        assert!(
+            events.iter().any(|event| matches!(event, Event::StorageRecovered)),
+            "{events:?}"
+        );
+    };
+    outage(3);
+    fleet.advance(1_000);
+    for _ in 0..3 {
+        register(&host, &config, Outcome::Success, fleet.now());
+    }
+    // The second, seconds later: its failures and the first's are the host's alone.
+    outage(1);
+    fleet.advance(1_000);
+    register(&host, &config, Outcome::Success, fleet.now());
+    assert_eq!(window(&host, &config, fleet.now()), vec![8, 0], "the host's own view");
+    fleet.advance(SYNC_MS);
+    acquire(&host, &config, fleet.now());
+    fleet.advance(SYNC_MS);
+    register(&other, &config, Outcome::Success, fleet.now());
+    assert_eq!(
+        window(&other, &config, fleet.now()),
+        vec![9, 0],
+        "what the fleet was sent"
+    );
+}

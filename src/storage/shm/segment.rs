@@ -137,6 +137,11 @@ tier_words! {
     KnownHostCount = 12,
     /// 1 while the store lists more hosts than `TIER_KNOWN_HOSTS`: said once.
     TooManyHosts = 13,
+    /// The buckets of the outages before the last, while the window still
+    /// holds some of them (`ExcludedFrom`, `ExcludedUntil` of an earlier
+    /// failure; 0: none).
+    EarlierExcludedFrom = 14,
+    EarlierExcludedUntil = 15,
     /// The other hosts' totals by slot, `SLOTS` words.
     Others = 16,
     /// The hosts the store listed at the last sync, `TIER_KNOWN_HOSTS` words.
