@@ -62,7 +62,7 @@ function issue_figures(int $iterations): void
             $best[$name] = min($best[$name] ?? INF, (hrtime(true) - $start) / $runs);
         }
     }
-    [$alone, $shared] = two_processes($iterations);
+    [$alone, $shared, $apart] = two_processes($iterations);
     $rows = [
         ['reused breaker, protected call, 60 s window', 'reused', 'floor', 1.5],
         ['rejected call while open', 'rejected', 'floor', 1.1],
@@ -90,6 +90,15 @@ function issue_figures(int $iterations): void
         'one process',
         1.15,
     );
+    // The machine's own cost of two processes at once: no line shared.
+    printf(
+        "%-52s %9.1f %8.2fx  %-12s %7s\n",
+        'two processes, each its own service (baseline)',
+        $apart,
+        $apart / $alone,
+        'one process',
+        '',
+    );
     $allocations = getenv('CB_BENCH_MEMCACHED_ALLOCATIONS');
     if ($allocations !== false) {
         printf("%-52s %9s %9s  %-12s %7s\n", 'Memcached rejected call, heap allocations', $allocations, '', 'per call', '0');
@@ -98,15 +107,17 @@ function issue_figures(int $iterations): void
 
 /**
  * CPU time per protected call (user + system, from getrusage) of one process
- * alone, then of each of two processes calling the same service at once;
- * the best of five rounds of each.
+ * alone, then of each of two processes calling at once: the same service,
+ * then each a service of its own (what the machine costs two processes that
+ * share no line, the baseline of the first); the best of five rounds of each.
  *
- * @return array{float, float}
+ * @return array{float, float, float}
  */
 function two_processes(int $iterations): array
 {
     $breaker = new CircuitBreaker('two-processes', bench_configuration(), new SharedMemoryStorage('bench:'));
-    $cpu = function () use ($breaker, $iterations): float {
+    $own = new CircuitBreaker('two-processes-own', bench_configuration(), new SharedMemoryStorage('bench:'));
+    $cpu = function (CircuitBreaker $breaker) use ($iterations): float {
         $before = getrusage();
         for ($i = 0; $i < $iterations; $i++) {
             if ($breaker->acquirePermission()) {
@@ -118,27 +129,32 @@ function two_processes(int $iterations): array
             + $usage['ru_stime.tv_sec'] * 1e6 + $usage['ru_stime.tv_usec'];
         return ($micros($after) - $micros($before)) * 1000 / $iterations;
     };
-    $alone = INF;
-    $shared = INF;
-    for ($round = 0; $round < 5; $round++) {
-        $alone = min($alone, $cpu());
+    $together = function (CircuitBreaker $child) use ($breaker, $cpu): float {
         [$parentEnd, $childEnd] = stream_socket_pair(STREAM_PF_UNIX, STREAM_SOCK_STREAM, STREAM_IPPROTO_IP);
         $pid = pcntl_fork();
         if ($pid === 0) {
             fclose($parentEnd);
             fread($childEnd, 1);
-            fwrite($childEnd, (string) $cpu());
+            fwrite($childEnd, (string) $cpu($child));
             exit(0);
         }
         fclose($childEnd);
         fwrite($parentEnd, 'go');
-        $mine = $cpu();
+        $mine = $cpu($breaker);
         $theirs = (float) stream_get_contents($parentEnd);
         pcntl_waitpid($pid, $status);
         fclose($parentEnd);
-        $shared = min($shared, ($mine + $theirs) / 2);
+        return ($mine + $theirs) / 2;
+    };
+    $alone = INF;
+    $shared = INF;
+    $apart = INF;
+    for ($round = 0; $round < 5; $round++) {
+        $alone = min($alone, $cpu($breaker));
+        $shared = min($shared, $together($breaker));
+        $apart = min($apart, $together($own));
     }
-    return [$alone, $shared];
+    return [$alone, $shared, $apart];
 }
 
 issue_figures($iterations);
