@@ -165,6 +165,15 @@ impl std::ops::Deref for SlotCounts {
     }
 }
 
+impl std::ops::DerefMut for SlotCounts {
+    fn deref_mut(&mut self) -> &mut [u64] {
+        match self {
+            Self::Inline { len, counts } => &mut counts[..*len],
+            Self::Heap(counts) => counts,
+        }
+    }
+}
+
 impl SlotCounts {
     /// `len` counts, the count of slot `i` being `count(i)`.
     pub fn from_fn(len: usize, mut count: impl FnMut(usize) -> u64) -> Self {

@@ -33,13 +33,18 @@ struct Buckets {
 impl Buckets {
     const NONE: Self = Self { from: 0, until: 0 };
 
+    /// How a word keeps `bucket`.
+    fn word(bucket: i64) -> u64 {
+        bucket.max(0) as u64 + 1
+    }
+
     fn holds(self, bucket: i64) -> bool {
-        let bucket = bucket.max(0) as u64 + 1;
+        let bucket = Self::word(bucket);
         self.from != 0 && bucket >= self.from && (self.until == 0 || bucket < self.until)
     }
 
     fn ends_before(self, first: i64) -> bool {
-        self.from == 0 || (self.until != 0 && first.max(0) as u64 + 1 >= self.until)
+        self.from == 0 || (self.until != 0 && Self::word(first) >= self.until)
     }
 }
 
@@ -119,10 +124,12 @@ impl Control {
         self.swap(Word::ExcludedFrom, excluded.last.from, 0);
     }
 
-    /// Starts excluding from bucket `bucket` (plus one) on, the fleet store
-    /// failing now: the last outage's buckets become the earlier ones
-    /// (merged with those) while the window starting at `first` holds any.
-    pub(super) fn exclude_from(&self, bucket: u64, first: i64) {
+    /// Starts excluding from the bucket of `now` on, the fleet store failing
+    /// then: the last outage's buckets become the earlier ones (merged with
+    /// those) while the window still holds any.
+    pub(super) fn exclude_from(&self, window: WindowGeometry, now: Millis) {
+        let bucket = Buckets::word(window.bucket_at(now));
+        let first = *window.buckets_covering(now).start();
         let mut last = self.buckets(Word::ExcludedFrom, Word::ExcludedUntil);
         if last.until == 0 {
             // A recovery not yet written whole (another process's): its
@@ -145,6 +152,13 @@ impl Control {
         self.set(Word::EarlierExcludedFrom, kept.from);
         self.set(Word::ExcludedUntil, 0);
         self.set(Word::ExcludedFrom, bucket);
+    }
+
+    /// Ends the last outage's buckets after the bucket of `now`, the fleet
+    /// store answering again then: that bucket holds counts of the
+    /// degraded time too.
+    pub(super) fn exclude_until(&self, window: WindowGeometry, now: Millis) {
+        self.set(Word::ExcludedUntil, Buckets::word(window.bucket_at(now)) + 1);
     }
 
     pub(super) fn geometry(&self) -> Option<(WindowGeometry, usize)> {

@@ -313,17 +313,13 @@ impl BoundFleet<'_> {
             return Ok((state, tally));
         }
         if let Some(excluded) = control.excluded() {
-            let mut counts = [0; SLOTS];
-            let counts = &mut counts[..tally.window.len()];
-            counts.copy_from_slice(&tally.window);
             tier.uncount_excluded(
                 self.circuit,
                 &control,
                 excluded,
                 (state.generation, record.window, record.now),
-                counts,
+                &mut tally.window,
             )?;
-            tally.window = SlotCounts::from_fn(counts.len(), |slot| counts[slot]);
         }
         if let Some((sums, run)) = control.others(state.generation, record.slot_count) {
             let own = &tally.window;

@@ -278,10 +278,7 @@ impl FleetStorage {
         let now_word = now.max(0) as u64;
         if control.swap(Word::Degraded, 0, 1) {
             if let Some((window, _)) = control.geometry() {
-                control.exclude_from(
-                    window.bucket_at(now).max(0) as u64 + 1,
-                    *window.buckets_covering(now).start(),
-                );
+                control.exclude_from(window, now);
             }
             control.set(Word::FailureStreak, 1);
             control.set(Word::RetryAt, now_word + backoff(RETRY, 1).as_millis() as u64);
@@ -299,11 +296,9 @@ impl FleetStorage {
     fn recovered(&self, control: &Control, now: Millis) -> bool {
         let switched = control.swap(Word::Degraded, 1, 0);
         if switched {
-            let bucket = control
-                .geometry()
-                .map_or(0, |(window, _)| window.bucket_at(now).max(0) as u64 + 1);
-            // The bucket of the recovery holds counts of the degraded time too.
-            control.set(Word::ExcludedUntil, bucket + 1);
+            if let Some((window, _)) = control.geometry() {
+                control.exclude_until(window, now);
+            }
             control.set(Word::FailureStreak, 0);
             control.set(Word::NextSyncAt, now.max(0) as u64);
             self.notices.borrow_mut().push(Notice::StorageRecovered);
