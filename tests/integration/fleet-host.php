@@ -11,6 +11,7 @@
 //   MODE outage:  each worker calls one call per 2 ms, succeeding or failing
 //                 as the phase the test writes in LOG.phase says, until it
 //                 says stop, and says how many calls were refused while failing
+//                 (and, once, when that reached REFUSED_ENOUGH)
 
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Configuration;
@@ -23,6 +24,9 @@ use Zeusi\CircuitBreaker\Storage\MemcachedStorage;
 use Zeusi\CircuitBreaker\Storage\RedisStorage;
 
 const WORKERS = 2;
+// MODE outage: a worker that refused this many calls while failing says so
+// (once), and the test waits for it before the store comes back.
+const REFUSED_ENOUGH = 11;
 [, $host, $mode, $storeJson, $service, $log, $outcomes] = $argv;
 $outcomes = (int) $outcomes;
 $syncInterval = (float) ($argv[7] ?? 0.05);
@@ -121,8 +125,8 @@ for ($worker = 0; $worker < WORKERS; $worker++) {
                     $failing = $phase === 'failing';
                     if ($breaker->acquirePermission()) {
                         $failing ? $breaker->registerFailure() : $breaker->registerSuccess();
-                    } elseif ($failing) {
-                        $refused++;
+                    } elseif ($failing && ++$refused === REFUSED_ENOUGH) {
+                        write_log($log, "$who refusing");
                     }
                     if (!$started) {
                         write_log($log, "$who started");
