@@ -35,7 +35,7 @@ if [[ " ${scenarios[*]} " == *" memcached"* ]]; then
 fi
 instructions() {
     valgrind --tool=callgrind --callgrind-out-file="$work/out" php -n -d "extension=$extension" \
-        -d circuit_breaker.shm_size=64M "$here/scenarios.php" "$1" "$2" 2>&1 | sed -n 's/.*Collected : //p'
+        -d circuit_breaker.shm_size=96M "$here/scenarios.php" "$1" "$2" 2>&1 | sed -n 's/.*Collected : //p'
 }
 for scenario in "${scenarios[@]}"; do
     runs=$n

@@ -72,7 +72,7 @@ if command -v redis-server > /dev/null; then
     scripts+=(ours-redis.php)
 fi
 
-php_flags=(-n -d "extension=$extension" -d circuit_breaker.shm_size=64M)
+php_flags=(-n -d "extension=$extension" -d circuit_breaker.shm_size=96M)
 # Not `| grep -q`: with pipefail, php's write after grep quit fails the test.
 modules=$(php -n -d zend_extension=opcache -m 2> /dev/null || true)
 if [[ $modules == *"Zend OPcache"* ]]; then

@@ -37,7 +37,7 @@ if command -v valgrind >/dev/null; then
 fi
 
 CB_BENCH_PROXIES="redis=127.0.0.1:$redis_proxy=$work/redis-round-trips,memcached=127.0.0.1:$memcached_proxy=$work/memcached-round-trips" \
-CB_BENCH_MEMCACHED=127.0.0.1:$memcached_port CB_BENCH_REDIS=127.0.0.1:$port php -n -d "extension=$extension" -d circuit_breaker.shm_size=64M "$here/protected-call.php" "${BENCH_ITERATIONS:-500000}"
+CB_BENCH_MEMCACHED=127.0.0.1:$memcached_port CB_BENCH_REDIS=127.0.0.1:$port php -n -d "extension=$extension" -d circuit_breaker.shm_size=96M "$here/protected-call.php" "${BENCH_ITERATIONS:-500000}"
 
 # The HTTP guard: what it costs an unguarded, a guarded and a refused
 # request, beside the same requests with the hooks off.

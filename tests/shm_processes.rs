@@ -18,9 +18,10 @@ use circuit_breaker::core::duration::Millis;
 use circuit_breaker::core::half_open::HalfOpenPolicy;
 use circuit_breaker::core::machine::{CircuitState, Command, Phase};
 use circuit_breaker::core::rules::OpeningRule;
+use circuit_breaker::core::window::MAX_RING;
 use circuit_breaker::storage::bulkhead::held;
 use circuit_breaker::storage::bulkhead::{Owner, Table};
-use circuit_breaker::storage::shm::{CircuitMemo, Segment, SharedMemoryStorage};
+use circuit_breaker::storage::shm::{CircuitMemo, SUCCESS_STRIPES, Segment, SharedMemoryStorage};
 use circuit_breaker::storage::{Circuit, CircuitStore, KeptCircuit, OutcomeRecord, Storage};
 
 const T0: Millis = 1_764_000_000_000;
@@ -337,6 +338,117 @@ fn past_sums_are_kept_per_generation() {
     assert_eq!(failures, 1, "only the outcome of the new generation");
 }
 
+/// Two processes calling one service, healthy, write no counter word in
+/// common: each success lands in its process's stripe, none in a bucket's
+/// words, and the two stripes differ.
+fn processes_count_their_successes_on_words_of_their_own() {
+    let segment = segment();
+    let config = config(60.0);
+    for _ in 0..2 {
+        let child = fork(|| {
+            let storage = storage(segment, T0);
+            let circuit = circuit_of(&storage, b"apart");
+            let breaker = on(circuit.as_ref(), &config);
+            for _ in 0..3 {
+                assert!(matches!(breaker.acquire(T0, &mut |_| {}), Permission::Permitted));
+                breaker.register(Outcome::Success, None, T0, &mut |event| panic!("unexpected {event:?}"));
+            }
+        });
+        assert_eq!(wait_for(child), 0);
+    }
+    let mut written = Vec::new();
+    for index in 0..segment.capacity() {
+        for ring_slot in 0..MAX_RING {
+            let bucket = segment.bucket(index, ring_slot);
+            assert!(
+                bucket.iter().all(|word| word.load(Ordering::Relaxed) == 0),
+                "a success wrote the bucket's words"
+            );
+            for stripe in 0..SUCCESS_STRIPES {
+                let word = segment
+                    .striped_successes(index, ring_slot, stripe)
+                    .load(Ordering::Relaxed);
+                if word != 0 {
+                    written.push((index, ring_slot, stripe, word & 0xff_ffff));
+                }
+            }
+        }
+    }
+    assert_eq!(written.len(), 2, "{written:?}");
+    assert_ne!(written[0].2, written[1].2, "one stripe each: {written:?}");
+    assert!(written.iter().all(|&(.., count)| count == 3), "{written:?}");
+}
+
+/// A process counts its successes in a stripe of its own and reads back
+/// only its stripe of the current bucket while the window holds nothing
+/// else; once it sees a failure, it counts every process's. One child
+/// counts 10 successes, another then 10 failures: the failure rule (50 %,
+/// at least 20 calls) opens at the 10th failure exactly, in the same bucket
+/// or the next, with or without durations (a slow-call rule puts timed
+/// successes in a slot of the bucket, beside).
+fn every_process_successes_count_once_a_failure_is_seen() {
+    let segment = segment();
+    let plain = config(60.0);
+    let timed = Config::new(
+        60.0,
+        vec![
+            OpeningRule::failure_rate(50.0, 20).unwrap(),
+            OpeningRule::slow_call_rate(1.0, 50.0, 20).unwrap(),
+        ],
+        10.0,
+        HalfOpenPolicy::permitted_calls(30.0, 1).unwrap(),
+    )
+    .unwrap();
+    let bucket_ms = plain.window.bucket_length_ms() as Millis;
+    let cases: [(&[u8], &Config, Option<Millis>, Millis); 4] = [
+        (b"same-bucket", &plain, None, 0),
+        (b"next-bucket", &plain, None, bucket_ms),
+        (b"timed-same-bucket", &timed, Some(5), 0),
+        (b"timed-next-bucket", &timed, Some(5), bucket_ms),
+    ];
+    for (service, config, duration, later) in cases {
+        let successes = fork(|| {
+            let storage = storage(segment, T0);
+            let circuit = circuit_of(&storage, service);
+            let breaker = on(circuit.as_ref(), config);
+            for _ in 0..10 {
+                breaker.register(Outcome::Success, duration, T0, &mut |event| {
+                    panic!("unexpected {event:?}")
+                });
+            }
+        });
+        assert_eq!(wait_for(successes), 0);
+        let (mut reader, mut writer) = pipe();
+        let failures = fork(move || {
+            let now = T0 + later;
+            let storage = storage(segment, now);
+            let circuit = circuit_of(&storage, service);
+            let breaker = on(circuit.as_ref(), config);
+            let mut opened_at = 0u8;
+            for failure in 1..=20 {
+                breaker.register(Outcome::Failure, duration, now, &mut |event| {
+                    if matches!(event, Event::Opened { .. }) {
+                        opened_at = failure;
+                    }
+                });
+                if opened_at > 0 {
+                    break;
+                }
+            }
+            writer.write_all(&[opened_at]).unwrap();
+        });
+        assert_eq!(wait_for(failures), 0);
+        let mut opened_at = [0u8];
+        reader.read_exact(&mut opened_at).unwrap();
+        assert_eq!(
+            opened_at[0],
+            10,
+            "{}: opened at the failure that makes 50 % of 20 calls",
+            String::from_utf8_lossy(service)
+        );
+    }
+}
+
 fn a_killed_lock_holder_leaves_no_lock() {
     let segment = segment();
     let holder = fork(|| {
@@ -646,7 +758,7 @@ fn killed_holders_leave_the_bulkhead_whole() {
 }
 
 fn main() {
-    let tests: [(&str, fn()); 9] = [
+    let tests: [(&str, fn()); 11] = [
         (
             "a_bulkhead_never_lets_more_than_its_limit_through",
             a_bulkhead_never_lets_more_than_its_limit_through,
@@ -661,6 +773,14 @@ fn main() {
         ),
         ("past_sums_are_kept_per_generation", past_sums_are_kept_per_generation),
         ("no_increment_is_lost", no_increment_is_lost),
+        (
+            "processes_count_their_successes_on_words_of_their_own",
+            processes_count_their_successes_on_words_of_their_own,
+        ),
+        (
+            "every_process_successes_count_once_a_failure_is_seen",
+            every_process_successes_count_once_a_failure_is_seen,
+        ),
         ("each_transition_is_emitted_once", each_transition_is_emitted_once),
         (
             "a_killed_lock_holder_leaves_no_lock",

@@ -87,6 +87,24 @@ impl DurationBands {
     }
 }
 
+/// The counter of the successes of band 0: every success of a
+/// configuration without slow rules, the untimed ones of one with them.
+/// The same slot whatever the configuration, so that breakers of one
+/// service with different rules read each other's successes alike. No rule
+/// counts it against the service: a storage may count it apart per process
+/// and read back only its own part while [`only_fast_successes`] holds.
+pub const SUCCESS_SLOT: usize = 0;
+
+/// Whether a window holds successes only, none of them slow: every rule is
+/// then below its threshold (each counts failures or slow calls, at least
+/// 1 % of them), and throttling refuses nothing, however many they are.
+pub fn only_fast_successes(slots: &[u64]) -> bool {
+    // The success bands that no rule matches: 0, and 1 (timed, below
+    // every slow call duration) when there are slow rules.
+    let fast = if slots.len() > 2 { 2 } else { 1 };
+    slots.iter().skip(fast).all(|&count| count == 0)
+}
+
 /// Counter values summed over the buckets of the window, indexed by slot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WindowCounts<'a> {

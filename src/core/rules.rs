@@ -467,4 +467,55 @@ mod tests {
             })
         );
     }
+
+    /// What lets a storage read back only its own part of the fast
+    /// successes: on a window of successes none slow, no rule opens and
+    /// throttling refuses nothing, whatever their counts; a failure or a
+    /// slow call anywhere else is seen by a rule.
+    #[test]
+    fn fast_successes_alone_open_nothing_whatever_their_count() {
+        use crate::core::counts::{SUCCESS_SLOT, only_fast_successes};
+        let throttling = Throttling::new(1.0, 1.0, 1).unwrap();
+        let eager = vec![
+            OpeningRule::failure_rate(1.0, 1).unwrap(),
+            OpeningRule::slow_call_rate(0.001, 1.0, 1).unwrap(),
+            OpeningRule::failure_or_slow_call_rate(2.0, 1.0, 1).unwrap(),
+            OpeningRule::consecutive_failures(1).unwrap(),
+            OpeningRule::AdaptiveThrottling(throttling),
+        ];
+        for (bands, rules) in [
+            (
+                DurationBands::default(),
+                vec![eager[0].clone(), eager[3].clone(), eager[4].clone()],
+            ),
+            (DurationBands::new(vec![1, 2_000]), eager),
+        ] {
+            let fast = bands.slot_of(Outcome::Success, Some(0));
+            for (untimed, timed) in (0..40).flat_map(|a| (0..40).map(move |b| (a * 7, b * 13))) {
+                let mut slots = vec![0; bands.slot_count()];
+                slots[SUCCESS_SLOT] += untimed;
+                slots[fast] += timed;
+                assert!(only_fast_successes(&slots));
+                let counts = WindowCounts {
+                    bands: &bands,
+                    slots: &slots,
+                };
+                for with_minimum in [true, false] {
+                    assert_eq!(first_reached(&rules, &counts, 0, with_minimum), None, "{slots:?}");
+                }
+                assert_eq!(throttling.rate_of(&counts), 0.0, "{slots:?}");
+            }
+            for other in (fast + 1)..bands.slot_count() {
+                let mut slots = vec![0; bands.slot_count()];
+                slots[other] = 1;
+                slots[fast] = 1;
+                assert!(!only_fast_successes(&slots), "{other}");
+                let counts = WindowCounts {
+                    bands: &bands,
+                    slots: &slots,
+                };
+                assert!(first_reached(&rules, &counts, 0, true).is_some(), "slot {other} opens");
+            }
+        }
+    }
 }

@@ -46,9 +46,9 @@ $first->registerFailure();
 echo "service-1: ", $first->getState()->value, "\n";
 ?>
 --EXPECTF--
-3 circuits fit
+2 circuits fit
 Zeusi\CircuitBreaker\Event\StorageFailed
-Zeusi\CircuitBreaker\Exception\StorageException: the shared memory holds 3 circuits, all in use: raise circuit_breaker.shm_size (now 20480 bytes)
+Zeusi\CircuitBreaker\Exception\StorageException: the shared memory holds 2 circuits, all in use: raise circuit_breaker.shm_size (now 20480 bytes)
 bool(true)
 1 StorageFailed for the failure
 no exception

@@ -24,7 +24,7 @@ version => %s
 shared memory name => none (circuit_breaker.shm_name is empty): anonymous, shared by this process and its children
 shared memory size => 1048576 bytes
 circuits in use => 1
-circuit capacity => 157
+circuit capacity => 129
 idle circuits reused => 0
 failures to allocate => 0
 circuits per prefix at most => %d (circuit_breaker.shm_max_share = 0.5)

@@ -25,8 +25,10 @@ use std::rc::Rc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use known::{KNOWN, PastKey, PastSums};
-use segment::{Bucket, Metrics, NAME_BYTES, Record};
-pub use segment::{CIRCUIT_BYTES, SLOTS, Segment, SegmentError, SharedWords, TIER_KNOWN_HOSTS, TierWord};
+use segment::{BUCKET_WORDS, Bucket, Metrics, NAME_BYTES, Record};
+pub use segment::{
+    CIRCUIT_BYTES, SLOTS, SUCCESS_STRIPES, Segment, SegmentError, SharedWords, TIER_KNOWN_HOSTS, TierWord,
+};
 pub use table::RecordKind;
 use table::{ClaimError, Identity, PREFIX_LENGTH_MASK, Refusal, TIER_BIT, hashes, is_idle, write_stored_name};
 #[cfg(test)]
@@ -44,7 +46,7 @@ use super::{
     Storage, StorageError,
 };
 use crate::core::config::Config;
-use crate::core::counts::{Outcome, SlotCounts, Tally};
+use crate::core::counts::{Outcome, SUCCESS_SLOT, SlotCounts, Tally, only_fast_successes};
 use crate::core::duration::Millis;
 use crate::core::machine::{CircuitState, Phase};
 use crate::core::window::WindowGeometry;
@@ -175,6 +177,7 @@ impl SharedMemoryStorage {
             past: Some(&memo.past),
             now: now.map(|now| now.max(0) as u64),
             found: Some(&memo.found),
+            own_successes_enough: false,
         }
     }
 
@@ -185,6 +188,7 @@ impl SharedMemoryStorage {
             past: None,
             now: None,
             found: None,
+            own_successes_enough: false,
         }
     }
 
@@ -343,10 +347,10 @@ impl SharedMemoryStorage {
         let buckets = window
             .buckets_covering(now)
             .filter_map(|bucket| {
+                let counted = Counted::new(self.segment, located.index, window.ring_slot(bucket));
                 let tag = CounterTag::new(generation, bucket);
-                let counters = self.segment.bucket(located.index, window.ring_slot(bucket));
                 let counts: Vec<u64> = (0..slot_count.min(SLOTS))
-                    .map(|slot| read_counter(&counters[slot], tag))
+                    .map(|slot| counted.count(slot, tag))
                     .collect();
                 counts.iter().any(|&count| count > 0).then_some((bucket, counts))
             })
@@ -482,7 +486,7 @@ pub fn idle_records(segment: &Segment, now: u64) -> u64 {
 
 /// The words of a record kept as plain storage (see
 /// [`SharedMemoryStorage::plain_words`]): its counters' words, bucket by
-/// bucket, `SLOTS * MAX_RING` of them.
+/// bucket, `BUCKET_WORDS * MAX_RING` of them.
 #[derive(Clone, Copy)]
 pub struct PlainWords {
     segment: &'static Segment,
@@ -492,7 +496,7 @@ pub struct PlainWords {
 impl PlainWords {
     /// Word `place`; panics past the last.
     pub fn word(&self, place: usize) -> &'static AtomicU64 {
-        &self.segment.bucket(self.index, place / SLOTS)[place % SLOTS]
+        &self.segment.bucket(self.index, place / BUCKET_WORDS)[place % BUCKET_WORDS]
     }
 }
 
@@ -555,6 +559,11 @@ pub struct BoundCircuit<'a> {
     /// Whether this call found the record at `place` already (see
     /// [`CircuitMemo`]), kept only for a breaker's call.
     found: Option<&'a Cell<bool>>,
+    /// Whether a window of successes only, none slow (see
+    /// `core::counts::only_fast_successes`) may be read back with this
+    /// process's part of the current bucket's: when the rules alone read
+    /// it, not when others' counts are added to it (a fleet host's).
+    own_successes_enough: bool,
 }
 
 impl BoundCircuit<'_> {
@@ -656,9 +665,15 @@ impl BoundCircuit<'_> {
         let now_slot = window.ring_slot(now_bucket);
         let now_tag = CounterTag::new(generation, now_bucket);
         let segment = self.storage.segment;
-        let current = segment.bucket(located.index, now_slot);
-        increment_counter(&current[record.slot], now_tag);
-        let metrics = self.storage.own_metrics(located.index);
+        let slot_count = record.slot_count;
+        let current = Counted::new(segment, located.index, now_slot);
+        let stripe = segment.own_stripe();
+        let own_successes = segment.striped_successes(located.index, now_slot, stripe % SUCCESS_STRIPES);
+        // A success, the healthy call's outcome, counts in this process's
+        // stripe: the processes calling one service write no line in
+        // common, and the bucket's line stays in every cache.
+        increment_counter(current.word(record.slot).unwrap_or(own_successes), now_tag);
+        let metrics = segment.metrics(located.index, stripe);
         match record.outcome {
             Outcome::Success => metrics.successes.fetch_add(1, Ordering::Relaxed),
             Outcome::Failure => metrics.failures.fetch_add(1, Ordering::Relaxed),
@@ -685,14 +700,12 @@ impl BoundCircuit<'_> {
             ring: ring as u32,
             slot_count: record.slot_count as u32,
         };
-        let slot_count = record.slot_count;
-        let current = &current[..slot_count];
         let read = |past: &PastSums| {
             SlotCounts::from_fn(slot_count, |slot| {
-                past.sums[slot] + read_counter(&current[slot], now_tag)
+                past.sums[slot] + current.word(slot).map_or(0, |word| read_counter(word, now_tag))
             })
         };
-        let counts = match self.past {
+        let mut counts = match self.past {
             // The breaker's own copy first: it lies in memory the call
             // touches anyway, where the process's table is one more miss
             // when a process calls many services.
@@ -705,6 +718,14 @@ impl BoundCircuit<'_> {
             }
             None => read(&process_past_sums(segment, located.index, window_key, now_slot)),
         };
+        counts[SUCCESS_SLOT] += read_counter(own_successes, now_tag);
+        // The other processes' successes of the current bucket change
+        // no decision of the rules while the window holds nothing else: the
+        // lines they write are read only when a failure or a slow call
+        // makes the count matter.
+        if !(self.own_successes_enough && only_fast_successes(&counts)) {
+            counts[SUCCESS_SLOT] += current.stripes(now_tag, Some(stripe % SUCCESS_STRIPES));
+        }
         let tally = Tally {
             window: counts,
             generation_outcomes: generation_outcomes
@@ -739,10 +760,8 @@ impl BoundCircuit<'_> {
                 window
                     .buckets_covering(now)
                     .map(|bucket| {
-                        read_counter(
-                            &segment.bucket(located.index, window.ring_slot(bucket))[slot],
-                            CounterTag::new(generation, bucket),
-                        )
+                        Counted::new(segment, located.index, window.ring_slot(bucket))
+                            .count(slot, CounterTag::new(generation, bucket))
                     })
                     .sum()
             })
@@ -784,7 +803,7 @@ impl BoundCircuit<'_> {
 fn process_past_sums(segment: &Segment, index: usize, key: PastKey, now_slot: usize) -> PastSums {
     KNOWN.with_borrow_mut(|known| {
         *known.past_sums(index, key, |sums| {
-            let ring = |slot| segment.bucket(index, slot);
+            let ring = |slot| Counted::new(segment, index, slot);
             sum_past_buckets(ring, key.ring as usize, key.generation, key.now_bucket, now_slot, sums);
         })
     })
@@ -794,7 +813,7 @@ fn process_past_sums(segment: &Segment, index: usize, key: PastKey, now_slot: us
 /// current one: position p of the ring holds the covered bucket congruent to
 /// p, and a word still tagged with an older bucket (or generation) counts 0.
 fn sum_past_buckets<'a>(
-    ring: impl Fn(usize) -> &'a Bucket,
+    ring: impl Fn(usize) -> Counted<'a>,
     ring_len: usize,
     generation: u64,
     now_bucket: i64,
@@ -806,9 +825,54 @@ fn sum_past_buckets<'a>(
     for age in 1..ring_len as i64 {
         position = if position == 0 { ring_len - 1 } else { position - 1 };
         let tag = CounterTag::new(generation, now_bucket - age);
-        for (sum, counter) in sums.iter_mut().zip(ring(position)) {
-            *sum += read_counter(counter, tag);
+        let bucket = ring(position);
+        for (slot, sum) in sums.iter_mut().enumerate() {
+            *sum += bucket.count(slot, tag);
         }
+    }
+}
+
+/// One bucket of one circuit as its readers count it: the bucket's words,
+/// and for the successes of [`SUCCESS_SLOT`] the stripes every process
+/// counts them in.
+struct Counted<'a> {
+    bucket: &'a Bucket,
+    segment: &'a Segment,
+    index: usize,
+    ring_slot: usize,
+}
+
+impl<'a> Counted<'a> {
+    fn new(segment: &'a Segment, index: usize, ring_slot: usize) -> Self {
+        Self {
+            bucket: segment.bucket(index, ring_slot),
+            segment,
+            index,
+            ring_slot,
+        }
+    }
+
+    /// The count of `slot` tagged `tag`, every process's.
+    fn count(&self, slot: usize, tag: CounterTag) -> u64 {
+        match self.word(slot) {
+            Some(word) => read_counter(word, tag),
+            None => self.stripes(tag, None),
+        }
+    }
+
+    /// The bucket's word of `slot`; none for [`SUCCESS_SLOT`]'s.
+    #[inline]
+    fn word(&self, slot: usize) -> Option<&'a AtomicU64> {
+        const { assert!(SUCCESS_SLOT == 0, "the bucket's words are the slots after it") };
+        slot.checked_sub(1).map(|word| &self.bucket[word])
+    }
+
+    /// The successes tagged `tag` in every stripe but `except`.
+    fn stripes(&self, tag: CounterTag, except: Option<usize>) -> u64 {
+        (0..SUCCESS_STRIPES)
+            .filter(|&stripe| Some(stripe) != except)
+            .map(|stripe| read_counter(self.segment.striped_successes(self.index, self.ring_slot, stripe), tag))
+            .sum()
     }
 }
 
@@ -943,9 +1007,13 @@ impl SharedMemoryStorage {
 }
 
 impl ShmCircuit {
+    /// The call's view of the segment, whose windows only the rules read.
     #[inline]
     fn bound(&self) -> BoundCircuit<'_> {
-        self.storage.within_call(&self.known.memo, self.now.get())
+        BoundCircuit {
+            own_successes_enough: true,
+            ..self.storage.within_call(&self.known.memo, self.now.get())
+        }
     }
 }
 

@@ -4,11 +4,12 @@
 //! any process of the same user attaches to by name.
 //!
 //! ```text
-//! +--------+--------------+-------------+-----------------+-----------------+
-//! | Header | Record 0..N  | PrefixUsage | Bucket of ring  | Metrics of      |
-//! |        |              | 0..N        | slot s, 0..N,   | stripe t, 0..N, |
-//! |        |              |             | for each s      | for each t      |
-//! +--------+--------------+-------------+-----------------+-----------------+
+//! +--------+------------+-------------+----------------+------------------+----------------+
+//! | Header | Record     | PrefixUsage | Bucket of ring | Fast successes   | Metrics of     |
+//! |        | 0..N       | 0..N        | slot s, 0..N,  | of ring slot s,  | stripe t, 0..N,|
+//! |        |            |             | for each s     | stripe t, 0..N,  | for each t     |
+//! |        |            |             |                | for each s, t    |                |
+//! +--------+------------+-------------+----------------+------------------+----------------+
 //! ```
 //!
 //! Each record may belong to a different prefix, so N prefix entries are
@@ -19,7 +20,11 @@
 //! them in its caches (and their pages in its TLB) rather than touching a
 //! line on another page of a 6 KiB record per call. Metrics are kept in
 //! [`METRIC_STRIPES`] copies, and a process counts in its own: the
-//! processes calling one circuit do not write the same line for them.
+//! processes calling one circuit do not write the same line for them. So
+//! are the successes of each bucket, the one counter a healthy call writes
+//! ([`SUCCESS_STRIPES`] copies): the other counters of a bucket are then
+//! only read while the service answers, and stay in the caches of every
+//! core calling it.
 //!
 //! Everything inside is an atomic word or the insert lock: no pointer is
 //! stored, a record is found by its index. This module holds every `unsafe`
@@ -74,7 +79,9 @@ const MAGIC: u64 = u64::from_le_bytes(*b"cbreaker");
 /// 5: counters and metrics out of the records, in areas by ring slot and
 /// by stripe; a tier's control words are the counters' words taken in the
 /// same order (bucket by bucket), now in the ring slots' areas.
-pub const LAYOUT_VERSION: u64 = 5;
+/// 6: the successes of a bucket's first slot counted in stripes of their
+/// own, out of the bucket, whose words are one fewer.
+pub const LAYOUT_VERSION: u64 = 6;
 
 /// The copies of each circuit's metrics: a process counts in one of them
 /// (drawn in turn, [`Segment::own_stripe`]), a reader sums them all.
@@ -83,6 +90,20 @@ pub const LAYOUT_VERSION: u64 = 5;
 /// stripe by eight or more, each stripe still written by a fraction of
 /// them.
 pub const METRIC_STRIPES: usize = 8;
+
+/// The copies of each bucket's successes (of `core::counts::SUCCESS_SLOT`):
+/// a process counts in stripe `own_stripe() % SUCCESS_STRIPES`, a reader
+/// sums them. Four, not the
+/// metrics' eight: they are 8 bytes a ring slot each, 1 952 bytes a
+/// circuit less the 488 of the bucket's word they replace (a circuit stays
+/// within 8 KiB); two to four processes calling one circuit write lines of
+/// their own, more share a line by a quarter of them.
+pub const SUCCESS_STRIPES: usize = 4;
+
+const _: () = assert!(
+    METRIC_STRIPES.is_multiple_of(SUCCESS_STRIPES),
+    "stripes drawn in turn stay even"
+);
 
 /// How many hosts a tier's control record lists (`TierWord::KnownHosts`):
 /// part of the layout, as the words are.
@@ -150,7 +171,7 @@ tier_words! {
 
 const _: () = assert!(
     TierWord::Others as usize + SLOTS <= TierWord::KnownHosts as usize
-        && TierWord::KnownHosts as usize + TIER_KNOWN_HOSTS <= SLOTS * MAX_RING,
+        && TierWord::KnownHosts as usize + TIER_KNOWN_HOSTS <= BUCKET_WORDS * MAX_RING,
     "a tier's control words fit in a record's counters"
 );
 
@@ -164,8 +185,13 @@ const NAME_SETTING: &str = "circuit_breaker.shm_name";
 /// How long a process waits for another one initialising a named segment.
 const ATTACH_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
-/// The counters of one bucket of one circuit, by slot.
-pub type Bucket = [AtomicU64; SLOTS];
+/// The words of a bucket: a counter for each slot after the first, whose
+/// successes count in stripes of their own ([`SUCCESS_STRIPES`]).
+pub const BUCKET_WORDS: usize = SLOTS - 1;
+
+/// The counters of one bucket of one circuit, by slot from the second (see
+/// `shm::Counted`).
+pub type Bucket = [AtomicU64; BUCKET_WORDS];
 
 /// One circuit. 64-byte aligned so that two records never share a cache
 /// line; a call reads only the first line (and writes it only when the
@@ -318,6 +344,7 @@ pub struct Segment {
 struct Areas {
     prefixes: usize,
     buckets: usize,
+    successes: usize,
     metrics: usize,
     end: usize,
 }
@@ -327,10 +354,13 @@ impl Areas {
         let prefixes = size_of::<Header>() + capacity * size_of::<Record>();
         // On a line of its own, so that the ring's slots start on one.
         let buckets = (prefixes + capacity * size_of::<PrefixUsage>()).next_multiple_of(64);
-        let metrics = buckets + MAX_RING * capacity * size_of::<Bucket>();
+        // On a line too: a stripe of few circuits shares none with another.
+        let successes = (buckets + MAX_RING * capacity * size_of::<Bucket>()).next_multiple_of(64);
+        let metrics = successes + MAX_RING * SUCCESS_STRIPES * capacity * size_of::<AtomicU64>();
         Self {
             prefixes,
             buckets,
+            successes,
             metrics,
             end: metrics + METRIC_STRIPES * capacity * size_of::<Metrics>(),
         }
@@ -338,16 +368,22 @@ impl Areas {
 }
 
 /// The bytes one circuit takes in the segment: its record, its entry in the
-/// prefix table, its ring of buckets and its stripes of metrics.
+/// prefix table, its ring of buckets, their stripes of successes and
+/// its stripes of metrics.
 pub const CIRCUIT_BYTES: usize = size_of::<Record>()
     + size_of::<PrefixUsage>()
     + MAX_RING * size_of::<Bucket>()
+    + MAX_RING * SUCCESS_STRIPES * size_of::<AtomicU64>()
     + METRIC_STRIPES * size_of::<Metrics>();
 
+/// Room for the padding that puts areas on lines: less than a line before
+/// each of the two that start on one, counted whole.
+const AREA_PADDING: usize = 2 * 64;
+
 /// The size of a segment that holds `capacity` circuits: the areas, and
-/// their padding (less than a line) counted whole.
+/// their padding.
 pub const fn size_for(capacity: usize) -> usize {
-    size_of::<Header>() + 64 + capacity * CIRCUIT_BYTES
+    size_of::<Header>() + AREA_PADDING + capacity * CIRCUIT_BYTES
 }
 
 /// This process's stripe of the metrics, `METRIC_STRIPES` while it drew
@@ -655,6 +691,23 @@ impl Segment {
         self.entry(self.areas.buckets, ring_slot * self.capacity + index)
     }
 
+    /// Stripe `stripe` of the successes of circuit `index` in slot
+    /// `ring_slot` of its ring: a counter word as the bucket's, and of the
+    /// circuits side by side, so that a process calling many circuits
+    /// writes its stripe of them on few lines.
+    #[inline]
+    pub fn striped_successes(&self, index: usize, ring_slot: usize, stripe: usize) -> &AtomicU64 {
+        assert!(
+            index < self.capacity && ring_slot < MAX_RING && stripe < SUCCESS_STRIPES,
+            "successes {ring_slot}/{stripe} of record {index} outside a table of {}",
+            self.capacity
+        );
+        self.entry(
+            self.areas.successes,
+            (ring_slot * SUCCESS_STRIPES + stripe) * self.capacity + index,
+        )
+    }
+
     /// Stripe `stripe` of the metrics of circuit `index`.
     #[inline]
     pub fn metrics(&self, index: usize, stripe: usize) -> &Metrics {
@@ -756,7 +809,7 @@ fn check_request(size: usize, max_share: f64) -> Result<(), SegmentError> {
 
 /// The most circuits `size` bytes hold: the areas' padding is less than a line.
 fn capacity_of(size: usize) -> usize {
-    let capacity = size.saturating_sub(size_of::<Header>() + 64) / CIRCUIT_BYTES;
+    let capacity = size.saturating_sub(size_of::<Header>() + AREA_PADDING) / CIRCUIT_BYTES;
     debug_assert!(Areas::of(capacity).end <= size);
     capacity
 }
@@ -818,6 +871,7 @@ fn fingerprint(tier_words: &[(&str, u64)], tier_known_hosts: usize) -> u64 {
         size_of::<Bucket>() as u64,
         size_of::<Metrics>() as u64,
         METRIC_STRIPES as u64,
+        SUCCESS_STRIPES as u64,
         NAME_BYTES as u64,
         size_of::<PrefixUsage>() as u64,
         SLOTS as u64,
@@ -1242,7 +1296,7 @@ mod tests {
         let segment = Segment::create(1 << 20, 0.5).unwrap();
         assert_eq!(
             segment.capacity(),
-            ((1 << 20) - size_of::<Header>() - 64) / CIRCUIT_BYTES
+            ((1 << 20) - size_of::<Header>() - AREA_PADDING) / CIRCUIT_BYTES
         );
         for capacity in [1, 2, 3, 7, 1000] {
             assert!(Areas::of(capacity).end <= size_for(capacity));
@@ -1257,8 +1311,9 @@ mod tests {
     }
 
     /// What a call touches of many circuits lies together: the buckets of
-    /// one ring slot, and the metrics of one stripe, circuit after circuit;
-    /// the areas do not overlap and end inside the mapping.
+    /// one ring slot, a stripe of their successes, and the metrics of
+    /// one stripe, circuit after circuit; the stripes of one circuit lie on
+    /// lines apart; the areas do not overlap and end inside the mapping.
     #[test]
     fn the_buckets_of_one_instant_and_the_metrics_of_one_process_lie_together() {
         let segment = Segment::create(1 << 20, 0.5).unwrap();
@@ -1271,6 +1326,16 @@ mod tests {
             );
         }
         assert_eq!(address(segment.bucket(0, 0)) % 64, 0);
+        let word = size_of::<AtomicU64>();
+        for slot in [0, 7, MAX_RING - 1] {
+            let successes = |index, stripe| address(segment.striped_successes(index, slot, stripe));
+            assert_eq!(successes(1, 2) - successes(0, 2), word);
+            for stripe in 1..SUCCESS_STRIPES {
+                let apart = successes(5, stripe) - successes(5, stripe - 1);
+                assert!(apart == capacity * word && apart >= 64, "{apart}");
+            }
+        }
+        assert_eq!(address(segment.striped_successes(0, 0, 0)) % 64, 0);
         assert_eq!(
             address(segment.metrics(1, 3)) - address(segment.metrics(0, 3)),
             size_of::<Metrics>()
@@ -1281,7 +1346,12 @@ mod tests {
         assert!(last_record_end <= address(segment.prefix_usage(0)));
         assert!(last_prefix_end <= address(segment.bucket(0, 0)));
         assert!(
-            address(segment.bucket(capacity - 1, MAX_RING - 1)) + size_of::<Bucket>() <= address(segment.metrics(0, 0))
+            address(segment.bucket(capacity - 1, MAX_RING - 1)) + size_of::<Bucket>()
+                <= address(segment.striped_successes(0, 0, 0))
+        );
+        assert!(
+            address(segment.striped_successes(capacity - 1, MAX_RING - 1, SUCCESS_STRIPES - 1)) + word
+                <= address(segment.metrics(0, 0))
         );
         assert!(
             address(segment.metrics(capacity - 1, METRIC_STRIPES - 1)) + size_of::<Metrics>() <= base + segment.size()
