@@ -708,6 +708,20 @@ impl Segment {
         )
     }
 
+    /// Zeroes every counter of circuit `index`, its buckets' and its
+    /// stripes of successes, writing only those that hold a count: a
+    /// record claimed for the first time touches no page it does not use.
+    pub fn clear_counters(&self, index: usize) {
+        for ring_slot in 0..MAX_RING {
+            let stripes = (0..SUCCESS_STRIPES).map(|stripe| self.striped_successes(index, ring_slot, stripe));
+            for word in self.bucket(index, ring_slot).iter().chain(stripes) {
+                if word.load(Ordering::Relaxed) != 0 {
+                    word.store(0, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
     /// Stripe `stripe` of the metrics of circuit `index`.
     #[inline]
     pub fn metrics(&self, index: usize, stripe: usize) -> &Metrics {

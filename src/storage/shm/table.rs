@@ -407,10 +407,13 @@ impl SharedMemoryStorage {
         ] {
             tally.store(0, Ordering::Relaxed);
         }
-        // Counters need no reset: an idle record's buckets are older than
-        // any window, and their tags say so. The metrics belong to the
-        // name: zeroed before the key publishes the record, a claimer
-        // killed before that leaves a record nobody owns.
+        // The counters' tags are older than any window, but may carry a
+        // later generation than the new circuit's 0, which a counter takes
+        // for a writer ahead of it and never overwrites: they are zeroed,
+        // as the metrics, which belong to the name. Before the key
+        // publishes the record: a claimer killed before that leaves a
+        // record nobody owns, cleared again by its next claim.
+        segment.clear_counters(index);
         Self::clear_metrics(segment, index);
         record.last_used.store(now, Ordering::Relaxed);
         record.key.store(ready_key(hash), Ordering::Release);

@@ -182,6 +182,56 @@ fn idle_records_are_reused_and_start_afresh() {
     assert_eq!(segment.header().records_reused.load(Ordering::Relaxed), 1);
 }
 
+/// A reused record's new circuit starts at generation 0 while the words of
+/// its last circuit may carry a later one, which a counter takes for a
+/// writer ahead of it: they are cleared at the claim, or the new circuit's
+/// outcomes would be dropped until it opens, which they could not make it.
+#[test]
+fn a_reused_record_counts_whatever_generation_its_last_circuit_reached() {
+    let clock = Rc::new(Cell::new(T0));
+    let segment = segment(size_of_records(1));
+    let storage = storage(segment, &clock);
+    let config = config();
+    let later = CircuitState {
+        generation: 3,
+        ..CircuitState::INITIAL
+    };
+    let ttl = config.state_ttl_ms(Phase::Closed);
+    assert!(
+        storage
+            .compare_and_set_state(b"old", CircuitState::INITIAL, later, ttl)
+            .unwrap()
+    );
+    // Counted in every bucket of its ring, in generation 3.
+    let bucket_ms = config.window.bucket_length_ms() as Millis;
+    for bucket in 0..config.window.ring_len() as Millis {
+        clock.set(T0 + bucket * bucket_ms);
+        for outcome in [Outcome::Success, Outcome::Failure] {
+            let record = OutcomeRecord::new(&config, outcome, None, clock.get());
+            assert_eq!(storage.record_outcome(b"old", &record).unwrap().0, later);
+        }
+    }
+    // Idle past its time to live: the next name takes the record.
+    clock.set(clock.get() + ttl + CLAIM_RETRY_MS as Millis);
+    let mut events = Vec::new();
+    for _ in 0..4 {
+        Breaker {
+            config: &config,
+            circuit: &*Rc::clone(&storage).circuit(b"new"),
+            storage_clock: false,
+        }
+        .register(Outcome::Failure, None, clock.get(), &mut |event| events.push(event));
+    }
+    assert_eq!(segment.header().records_reused.load(Ordering::Relaxed), 1);
+    let window = storage
+        .read_window(b"new", 0, config.window, config.bands.slot_count(), clock.get())
+        .unwrap();
+    assert!(
+        matches!(events.as_slice(), [Event::Opened { .. }]),
+        "four failures open the new circuit: {events:?}, its window {window:?}"
+    );
+}
+
 #[test]
 fn a_record_with_another_check_is_another_service() {
     let clock = Rc::new(Cell::new(T0));
