@@ -256,7 +256,12 @@ impl PartialEq<Vec<u64>> for SlotCounts {
 /// current generation, and the tallies of the whole generation.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Tally {
-    /// Counter values summed over the window, indexed by slot.
+    /// Counter values summed over the window, indexed by slot, for the
+    /// rules and throttling alone: while it holds fast successes only
+    /// ([`only_fast_successes`]), a storage may return a lower bound of
+    /// [`SUCCESS_SLOT`] (shared memory: its process's part of the current
+    /// bucket), which changes none of their decisions and is no count to
+    /// show or add to.
     pub window: SlotCounts,
     /// Outcomes registered in this generation, whatever their age. Only the
     /// half-open state reads it, so a storage may leave it at 0 elsewhere.

@@ -255,7 +255,8 @@ pub trait Circuit {
     ) -> Result<bool, StorageError>;
 
     /// Counts one outcome in the generation of the stored state, then returns
-    /// that state and the tallies of its generation.
+    /// that state and the tallies of its generation (whose window may be a
+    /// lower bound, see [`Tally::window`]: `read_window` is exact).
     fn record_outcome(&self, record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError>;
 
     /// Counts one call asking to pass in the half-open `state`; returns how

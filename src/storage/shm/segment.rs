@@ -821,7 +821,8 @@ fn check_request(size: usize, max_share: f64) -> Result<(), SegmentError> {
     Ok(())
 }
 
-/// The most circuits `size` bytes hold: the areas' padding is less than a line.
+/// The most circuits `size` bytes hold: the areas' padding is at most
+/// [`AREA_PADDING`].
 fn capacity_of(size: usize) -> usize {
     let capacity = size.saturating_sub(size_of::<Header>() + AREA_PADDING) / CIRCUIT_BYTES;
     debug_assert!(Areas::of(capacity).end <= size);
@@ -1327,7 +1328,8 @@ mod tests {
     /// What a call touches of many circuits lies together: the buckets of
     /// one ring slot, a stripe of their successes, and the metrics of
     /// one stripe, circuit after circuit; the stripes of one circuit lie on
-    /// lines apart; the areas do not overlap and end inside the mapping.
+    /// lines apart (in a segment of 8 circuits or more: this one holds
+    /// 129); the areas do not overlap and end inside the mapping.
     #[test]
     fn the_buckets_of_one_instant_and_the_metrics_of_one_process_lie_together() {
         let segment = Segment::create(1 << 20, 0.5).unwrap();
