@@ -384,8 +384,8 @@ fn processes_count_their_successes_on_words_of_their_own() {
 /// else; once it sees a failure, it counts every process's. One child
 /// counts 10 successes, another then 10 failures: the failure rule (50 %,
 /// at least 20 calls) opens at the 10th failure exactly, in the same bucket
-/// or the next, with or without durations (a slow-call rule puts timed
-/// successes in a slot of the bucket, beside).
+/// or the next; with slow-call rules too, whose untimed successes are
+/// striped as well, and whose timed ones count in a slot of the bucket.
 fn every_process_successes_count_once_a_failure_is_seen() {
     let segment = segment();
     let plain = config(60.0);
@@ -400,19 +400,24 @@ fn every_process_successes_count_once_a_failure_is_seen() {
     )
     .unwrap();
     let bucket_ms = plain.window.bucket_length_ms() as Millis;
-    let cases: [(&[u8], &Config, Option<Millis>, Millis); 4] = [
-        (b"same-bucket", &plain, None, 0),
-        (b"next-bucket", &plain, None, bucket_ms),
-        (b"timed-same-bucket", &timed, Some(5), 0),
-        (b"timed-next-bucket", &timed, Some(5), bucket_ms),
+    // (service, configuration, the successes' duration, the failures', how
+    // much later the failures come)
+    type Case<'a> = (&'a [u8], &'a Config, Option<Millis>, Option<Millis>, Millis);
+    let cases: [Case<'_>; 6] = [
+        (b"same-bucket", &plain, None, None, 0),
+        (b"next-bucket", &plain, None, None, bucket_ms),
+        (b"slow-rules-same-bucket", &timed, None, Some(5), 0),
+        (b"slow-rules-next-bucket", &timed, None, Some(5), bucket_ms),
+        (b"timed-same-bucket", &timed, Some(5), Some(5), 0),
+        (b"timed-next-bucket", &timed, Some(5), None, bucket_ms),
     ];
-    for (service, config, duration, later) in cases {
+    for (service, config, success_duration, failure_duration, later) in cases {
         let successes = fork(|| {
             let storage = storage(segment, T0);
             let circuit = circuit_of(&storage, service);
             let breaker = on(circuit.as_ref(), config);
             for _ in 0..10 {
-                breaker.register(Outcome::Success, duration, T0, &mut |event| {
+                breaker.register(Outcome::Success, success_duration, T0, &mut |event| {
                     panic!("unexpected {event:?}")
                 });
             }
@@ -426,7 +431,7 @@ fn every_process_successes_count_once_a_failure_is_seen() {
             let breaker = on(circuit.as_ref(), config);
             let mut opened_at = 0u8;
             for failure in 1..=20 {
-                breaker.register(Outcome::Failure, duration, now, &mut |event| {
+                breaker.register(Outcome::Failure, failure_duration, now, &mut |event| {
                     if matches!(event, Event::Opened { .. }) {
                         opened_at = failure;
                     }
