@@ -99,9 +99,10 @@ pub const SUCCESS_SLOT: usize = 0;
 /// then below its threshold (each counts failures or slow calls, at least
 /// 1 % of them), and throttling refuses nothing, however many they are.
 pub fn only_fast_successes(slots: &[u64]) -> bool {
-    // The success bands that no rule matches: 0, and 1 (timed, below
-    // every slow call duration) when there are slow rules.
-    let fast = if slots.len() > 2 { 2 } else { 1 };
+    // Successes lie first, a slot per band (`slot_and_slowness`); no rule
+    // matches band 0, nor band 1 (timed, below every slow call duration)
+    // when there are slow rules.
+    let fast = (slots.len() / 2).min(2);
     slots.iter().skip(fast).all(|&count| count == 0)
 }
 

@@ -667,13 +667,13 @@ impl BoundCircuit<'_> {
         let segment = self.storage.segment;
         let slot_count = record.slot_count;
         let current = Counted::new(segment, located.index, now_slot);
-        let stripe = segment.own_stripe();
-        let own_successes = segment.striped_successes(located.index, now_slot, stripe % SUCCESS_STRIPES);
+        let stripe = segment.own_stripe() % SUCCESS_STRIPES;
+        let own_successes = segment.striped_successes(located.index, now_slot, stripe);
         // A success, the healthy call's outcome, counts in this process's
         // stripe: the processes calling one service write no line in
         // common, and the bucket's line stays in every cache.
         increment_counter(current.word(record.slot).unwrap_or(own_successes), now_tag);
-        let metrics = segment.metrics(located.index, stripe);
+        let metrics = self.storage.own_metrics(located.index);
         match record.outcome {
             Outcome::Success => metrics.successes.fetch_add(1, Ordering::Relaxed),
             Outcome::Failure => metrics.failures.fetch_add(1, Ordering::Relaxed),
@@ -724,7 +724,7 @@ impl BoundCircuit<'_> {
         // lines they write are read only when a failure or a slow call
         // makes the count matter.
         if !(self.own_successes_enough && only_fast_successes(&counts)) {
-            counts[SUCCESS_SLOT] += current.stripes(now_tag, Some(stripe % SUCCESS_STRIPES));
+            counts[SUCCESS_SLOT] += current.stripes(now_tag, Some(stripe));
         }
         let tally = Tally {
             window: counts,

@@ -5,7 +5,7 @@
 //!
 //! ```text
 //! +--------+------------+-------------+----------------+------------------+----------------+
-//! | Header | Record     | PrefixUsage | Bucket of ring | Fast successes   | Metrics of     |
+//! | Header | Record     | PrefixUsage | Bucket of ring | Successes        | Metrics of     |
 //! |        | 0..N       | 0..N        | slot s, 0..N,  | of ring slot s,  | stripe t, 0..N,|
 //! |        |            |             | for each s     | stripe t, 0..N,  | for each t     |
 //! |        |            |             |                | for each s, t    |                |
@@ -93,11 +93,10 @@ pub const METRIC_STRIPES: usize = 8;
 
 /// The copies of each bucket's successes (of `core::counts::SUCCESS_SLOT`):
 /// a process counts in stripe `own_stripe() % SUCCESS_STRIPES`, a reader
-/// sums them. Four, not the
-/// metrics' eight: they are 8 bytes a ring slot each, 1 952 bytes a
-/// circuit less the 488 of the bucket's word they replace (a circuit stays
-/// within 8 KiB); two to four processes calling one circuit write lines of
-/// their own, more share a line by a quarter of them.
+/// sums them. Four, not the metrics' eight: they are 8 bytes a ring slot
+/// each, 1 952 bytes a circuit less the 488 of the bucket's word they
+/// replace (a circuit stays within 8 KiB); two to four processes calling
+/// one circuit write lines of their own, more share a line by a quarter.
 pub const SUCCESS_STRIPES: usize = 4;
 
 const _: () = assert!(
