@@ -602,6 +602,7 @@ impl BoundCircuit<'_> {
 
 /// The operations of [`CircuitStore`], on this call's view of the segment.
 impl BoundCircuit<'_> {
+    #[inline]
     pub fn load_state(&self, service: &[u8]) -> Result<CircuitState, StorageError> {
         Ok(match self.record_for(service, false)? {
             Some(located) => SharedMemoryStorage::state_of(located.record),
@@ -643,6 +644,7 @@ impl BoundCircuit<'_> {
         Ok(won)
     }
 
+    #[inline]
     pub fn record_outcome(
         &self,
         service: &[u8],
@@ -768,6 +770,7 @@ impl BoundCircuit<'_> {
             .collect())
     }
 
+    #[inline]
     pub fn count_permission(&self, service: &[u8], permitted: bool, _config: &Config) {
         // Claims the record of a new circuit, as its first outcome would:
         // its first call is counted too, and the record is kept the default
