@@ -55,8 +55,13 @@ impl WindowGeometry {
     /// The absolute number of the bucket holding `now`.
     pub fn bucket_at(&self, now: Millis) -> i64 {
         // At most 60 buckets: the product fits i64 for any instant within
-        // 4.8 million years of the epoch.
-        (now * self.bucket_count as i64).div_euclid(self.window_ms)
+        // 4.8 million years of the epoch. Every instant after the epoch
+        // divides unsigned, without the sign's corrections.
+        let scaled = now * self.bucket_count as i64;
+        match u64::try_from(scaled) {
+            Ok(scaled) => (scaled / self.window_ms as u64) as i64,
+            Err(_) => scaled.div_euclid(self.window_ms),
+        }
     }
 
     /// The buckets a count covers at `now`: every bucket that spans
@@ -77,7 +82,10 @@ impl WindowGeometry {
 
     /// The position of a bucket in a ring of `ring_len()` positions.
     pub fn ring_slot(&self, bucket: i64) -> usize {
-        bucket.rem_euclid(self.ring_len() as i64) as usize
+        match u64::try_from(bucket) {
+            Ok(bucket) => (bucket % self.ring_len() as u64) as usize,
+            Err(_) => bucket.rem_euclid(self.ring_len() as i64) as usize,
+        }
     }
 
     /// How long a counter must be kept: until its bucket has left every
@@ -190,5 +198,7 @@ mod tests {
     fn negative_instants_round_down() {
         let geometry = WindowGeometry::new(10_000);
         assert_eq!(geometry.bucket_at(-1), -1);
+        assert_eq!(geometry.ring_slot(-1), geometry.ring_len() - 1);
+        assert_eq!(geometry.ring_slot(-(geometry.ring_len() as i64)), 0);
     }
 }
