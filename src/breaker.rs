@@ -15,7 +15,7 @@ use crate::core::rules::OpeningCause;
 use crate::core::throttle::ThrottleMemo;
 use crate::storage::bulkhead::held::{self, Permit};
 use crate::storage::bulkhead::{EntryIndex, Full, Table};
-use crate::storage::{CallCounters, Circuit, Notice, OutcomeRecord, RememberedOpen, StorageError};
+use crate::storage::{CallCounters, KeptCircuit, Notice, OutcomeRecord, RememberedOpen, StorageError};
 
 /// How many times a call retries after losing a race to another process.
 /// Each lost race means another process stored a newer state; a few are
@@ -115,7 +115,7 @@ pub struct Admission {
 /// the core over it.
 pub struct Breaker<'a> {
     pub config: &'a Config,
-    pub circuit: &'a dyn Circuit,
+    pub circuit: &'a KeptCircuit,
     /// Whether the `now` given to each call is read from the storage's own
     /// clock (the system's), which the storage then need not read again.
     pub storage_clock: bool,

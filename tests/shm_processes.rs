@@ -22,7 +22,7 @@ use circuit_breaker::core::window::MAX_RING;
 use circuit_breaker::storage::bulkhead::held;
 use circuit_breaker::storage::bulkhead::{Owner, Table};
 use circuit_breaker::storage::shm::{CircuitMemo, SUCCESS_STRIPES, Segment, SharedMemoryStorage};
-use circuit_breaker::storage::{Circuit, CircuitStore, KeptCircuit, OutcomeRecord, Storage};
+use circuit_breaker::storage::{CircuitStore, KeptCircuit, OutcomeRecord, Storage};
 
 const T0: Millis = 1_764_000_000_000;
 
@@ -35,7 +35,7 @@ fn circuit_of(storage: &Rc<SharedMemoryStorage>, service: &[u8]) -> KeptCircuit 
     Rc::clone(storage).circuit(service)
 }
 
-fn on<'a>(circuit: &'a dyn Circuit, config: &'a Config) -> Breaker<'a> {
+fn on<'a>(circuit: &'a KeptCircuit, config: &'a Config) -> Breaker<'a> {
     Breaker {
         config,
         circuit,
@@ -123,7 +123,7 @@ fn no_increment_is_lost() {
             fork(|| {
                 let storage = storage(segment, T0);
                 let breaker_circuit = circuit_of(&storage, b"counted");
-                let breaker = on(breaker_circuit.as_ref(), &config);
+                let breaker = on(&breaker_circuit, &config);
                 for _ in 0..OUTCOMES {
                     breaker.register(Outcome::Success, None, T0, &mut |event| panic!("unexpected {event:?}"));
                 }
@@ -155,7 +155,7 @@ fn race(
             fork(move || {
                 let storage = storage(segment, T0);
                 let breaker_circuit = circuit_of(&storage, b"raced");
-                let breaker = on(breaker_circuit.as_ref(), config);
+                let breaker = on(&breaker_circuit, config);
                 let mut letters = String::new();
                 work(&breaker, &mut |event| {
                     letters.push(match event {
@@ -210,7 +210,7 @@ fn each_transition_is_emitted_once() {
     let ahead = T0 + 10_000 + 3_600_000;
     let storage = storage(segment, ahead);
     let breaker_circuit = circuit_of(&storage, b"raced");
-    let breaker = on(breaker_circuit.as_ref(), &config);
+    let breaker = on(&breaker_circuit, &config);
     for _ in 0..20 {
         breaker.register(Outcome::Failure, None, ahead, &mut |_| {});
     }
@@ -348,7 +348,7 @@ fn processes_count_their_successes_on_words_of_their_own() {
         let child = fork(|| {
             let storage = storage(segment, T0);
             let circuit = circuit_of(&storage, b"apart");
-            let breaker = on(circuit.as_ref(), &config);
+            let breaker = on(&circuit, &config);
             for _ in 0..3 {
                 assert!(matches!(breaker.acquire(T0, &mut |_| {}), Permission::Permitted));
                 breaker.register(Outcome::Success, None, T0, &mut |event| panic!("unexpected {event:?}"));
@@ -415,7 +415,7 @@ fn every_process_successes_count_once_a_failure_is_seen() {
         let successes = fork(|| {
             let storage = storage(segment, T0);
             let circuit = circuit_of(&storage, service);
-            let breaker = on(circuit.as_ref(), config);
+            let breaker = on(&circuit, config);
             for _ in 0..10 {
                 breaker.register(Outcome::Success, success_duration, T0, &mut |event| {
                     panic!("unexpected {event:?}")
@@ -428,7 +428,7 @@ fn every_process_successes_count_once_a_failure_is_seen() {
             let now = T0 + later;
             let storage = storage(segment, now);
             let circuit = circuit_of(&storage, service);
-            let breaker = on(circuit.as_ref(), config);
+            let breaker = on(&circuit, config);
             let mut opened_at = 0u8;
             for failure in 1..=20 {
                 breaker.register(Outcome::Failure, failure_duration, now, &mut |event| {
@@ -476,7 +476,7 @@ fn sigkill_stress() {
         fork(move || {
             let storage = storage(segment, T0);
             let counted_circuit = circuit_of(&storage, b"stressed");
-            let counted = on(counted_circuit.as_ref(), config);
+            let counted = on(&counted_circuit, config);
             let mut round = 0u64;
             loop {
                 counted.register(Outcome::Success, None, T0, &mut |_| {});
@@ -489,7 +489,7 @@ fn sigkill_stress() {
                 }
                 if round.is_multiple_of(64) {
                     let name = format!("fresh-{}-{}", slot % 16, (round / 64) % 32);
-                    on(circuit_of(&storage, name.as_bytes()).as_ref(), config).register(
+                    on(&circuit_of(&storage, name.as_bytes()), config).register(
                         Outcome::Failure,
                         None,
                         T0,
@@ -527,7 +527,7 @@ fn sigkill_stress() {
     // Nothing hangs: the parent still claims records and counts.
     let storage = storage(segment, T0);
     let began = Instant::now();
-    on(circuit_of(&storage, b"after").as_ref(), config).register(Outcome::Success, None, T0, &mut |e| panic!("{e:?}"));
+    on(&circuit_of(&storage, b"after"), config).register(Outcome::Success, None, T0, &mut |e| panic!("{e:?}"));
     assert!(began.elapsed() < Duration::from_secs(1));
     // Every acknowledged outcome is counted; a killed worker may have
     // counted one more than it could acknowledge, never one less.
@@ -562,7 +562,7 @@ fn commands_raced_and_killed_leave_consistent_states() {
         fork(move || {
             let storage = storage(segment, T0);
             let breaker_circuit = circuit_of(&storage, b"commanded");
-            let breaker = on(breaker_circuit.as_ref(), config);
+            let breaker = on(&breaker_circuit, config);
             // Worker w forces for (w + 1) minutes, at instants congruent to w mod 10.
             let duration = (worker as Millis % 10 + 1) * 60_000;
             let mut step: Millis = 0;
@@ -640,7 +640,7 @@ fn commands_raced_and_killed_leave_consistent_states() {
     let listed = storage.list_circuits(b"").unwrap();
     assert_eq!(listed.iter().filter(|(name, _)| name == b"commanded").count(), 1);
     let breaker_circuit = circuit_of(&storage, b"commanded");
-    let breaker = on(breaker_circuit.as_ref(), config);
+    let breaker = on(&breaker_circuit, config);
     breaker.command(Command::Reset, T0 + 1_000_000, &mut |_| {}).unwrap();
     assert_eq!(breaker.acquire(T0 + 1_000_000, &mut |_| {}), Permission::Permitted);
     println!("    {kills} workers killed, {won} commands won, {read} states read, {known} forced with a known start");

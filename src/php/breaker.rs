@@ -355,7 +355,7 @@ impl CircuitBreaker {
             }
             let breaker = Breaker {
                 config: &self.config,
-                circuit: &*self.circuit,
+                circuit: &self.circuit,
                 // The system clock is the storage's own: one read serves both.
                 storage_clock: matches!(self.clock, Clock::System),
             };

@@ -96,7 +96,7 @@ impl Circuit {
     fn breaker(&self) -> Breaker<'_> {
         Breaker {
             config: &self.policy.config,
-            circuit: &*self.stored,
+            circuit: &self.stored,
             // Every call reads the system clock, the storages' own.
             storage_clock: true,
         }

@@ -213,6 +213,87 @@ impl KeptCircuit {
     }
 }
 
+/// The operations of [`Circuit`], each called on the kept circuit's own
+/// type: on shared memory, the default storage, a call of the breaker
+/// makes no call through a vtable, and the compiler sees through the
+/// operations it does nothing in (notices, a remembered open state).
+macro_rules! on_kept {
+    ($kept:expr, $circuit:ident => $call:expr) => {
+        match $kept {
+            KeptCircuit::SharedMemory($circuit) => $call,
+            KeptCircuit::Boxed($circuit) => $call,
+        }
+    };
+}
+
+impl KeptCircuit {
+    #[inline]
+    pub fn begin_call(&self, now: Option<Millis>) {
+        on_kept!(self, circuit => circuit.begin_call(now))
+    }
+
+    #[inline]
+    pub fn load_state(&self) -> Result<CircuitState, StorageError> {
+        on_kept!(self, circuit => circuit.load_state())
+    }
+
+    #[inline]
+    pub fn compare_and_set_state(
+        &self,
+        expected: CircuitState,
+        new: CircuitState,
+        ttl_ms: Millis,
+    ) -> Result<bool, StorageError> {
+        on_kept!(self, circuit => circuit.compare_and_set_state(expected, new, ttl_ms))
+    }
+
+    #[inline]
+    pub fn record_outcome(&self, record: &OutcomeRecord) -> Result<(CircuitState, Tally), StorageError> {
+        on_kept!(self, circuit => circuit.record_outcome(record))
+    }
+
+    #[inline]
+    pub fn admit_half_open(&self, state: CircuitState, ttl_ms: Millis) -> Result<u64, StorageError> {
+        on_kept!(self, circuit => circuit.admit_half_open(state, ttl_ms))
+    }
+
+    #[inline]
+    pub fn read_window(
+        &self,
+        generation: u64,
+        window: WindowGeometry,
+        slot_count: usize,
+        now: Millis,
+    ) -> Result<Vec<u64>, StorageError> {
+        on_kept!(self, circuit => circuit.read_window(generation, window, slot_count, now))
+    }
+
+    #[inline]
+    pub fn count_permission(&self, permitted: bool, config: &Config) {
+        on_kept!(self, circuit => circuit.count_permission(permitted, config))
+    }
+
+    #[inline]
+    pub fn counters(&self) -> Result<Option<CallCounters>, StorageError> {
+        on_kept!(self, circuit => circuit.counters())
+    }
+
+    #[inline]
+    pub fn remembered_open_until(&self) -> Option<RememberedOpen> {
+        on_kept!(self, circuit => circuit.remembered_open_until())
+    }
+
+    #[inline]
+    pub fn remember_open_until(&self, until: Option<RememberedOpen>) {
+        on_kept!(self, circuit => circuit.remember_open_until(until))
+    }
+
+    #[inline]
+    pub fn take_notices(&self, notice: &mut dyn FnMut(Notice)) {
+        on_kept!(self, circuit => circuit.take_notices(notice))
+    }
+}
+
 impl std::ops::Deref for KeptCircuit {
     type Target = dyn Circuit;
     #[inline]

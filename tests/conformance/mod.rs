@@ -132,7 +132,7 @@ impl Circuit<'_> {
     fn breaker(&self) -> Breaker<'_> {
         Breaker {
             config: self.config,
-            circuit: self.circuit.as_ref(),
+            circuit: &self.circuit,
             storage_clock: true,
         }
     }

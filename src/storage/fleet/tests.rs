@@ -71,7 +71,7 @@ fn with_breaker<T>(host: &Rc<FleetStorage>, config: &Config, run: impl FnOnce(&B
     let circuit = Rc::clone(host).circuit(b"api");
     run(&Breaker {
         config,
-        circuit: circuit.as_ref(),
+        circuit: &circuit,
         storage_clock: true,
     })
 }

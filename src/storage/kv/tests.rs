@@ -29,7 +29,7 @@ fn a_permitted_call_costs_one_read_before_and_one_increment_and_read_after() {
     let config = config(vec![OpeningRule::failure_rate(50.0, 4).unwrap()]);
     let breaker = Breaker {
         config: &config,
-        circuit: &*Rc::clone(&storage).circuit(b"payments"),
+        circuit: &Rc::clone(&storage).circuit(b"payments"),
         storage_clock: false,
     };
     breaker.acquire(T0, &mut |_| {});
@@ -51,7 +51,7 @@ fn runs_of_failures_end_at_a_success() {
     ]);
     let breaker = Breaker {
         config: &config,
-        circuit: &*Rc::clone(&storage).circuit(b"payments"),
+        circuit: &Rc::clone(&storage).circuit(b"payments"),
         storage_clock: false,
     };
     for outcome in [
@@ -75,7 +75,7 @@ fn a_state_read_by_another_object_is_seen_before_counting_again() {
     let config = config(vec![OpeningRule::failure_rate(50.0, 4).unwrap()]);
     let first = Breaker {
         config: &config,
-        circuit: &*Rc::clone(&shared).circuit(b"payments"),
+        circuit: &Rc::clone(&shared).circuit(b"payments"),
         storage_clock: false,
     };
     first.acquire(T0, &mut |_| {}); // sees closed, generation 0
@@ -127,7 +127,7 @@ fn the_states_an_object_remembers_are_bounded_however_many_services_it_serves() 
         let service = format!("service-{index}");
         let breaker = Breaker {
             config: &config,
-            circuit: &*Rc::clone(&storage).circuit(service.as_bytes()),
+            circuit: &Rc::clone(&storage).circuit(service.as_bytes()),
             storage_clock: false,
         };
         breaker.acquire(T0, &mut |_| {});
@@ -149,7 +149,7 @@ fn counters_past_any_count_a_breaker_writes_are_repaired() {
     let config = config(vec![OpeningRule::consecutive_failures(3).unwrap()]);
     let breaker = Breaker {
         config: &config,
-        circuit: &*Rc::clone(&storage).circuit(b"payments"),
+        circuit: &Rc::clone(&storage).circuit(b"payments"),
         storage_clock: false,
     };
     breaker.register(Outcome::Failure, None, T0, &mut |_| {});

@@ -40,7 +40,7 @@ fn register_success(storage: &Rc<SharedMemoryStorage>, service: &[u8], clock: &R
     let mut events = Vec::new();
     Breaker {
         config: &config,
-        circuit: &*Rc::clone(storage).circuit(service),
+        circuit: &Rc::clone(storage).circuit(service),
         storage_clock: false,
     }
     .register(Outcome::Success, None, now, &mut |event| events.push(event));
@@ -96,7 +96,7 @@ fn a_full_table_fails_and_names_the_setting_to_raise() {
     for service in [&b"a"[..], b"b", b"c"] {
         Breaker {
             config: &config,
-            circuit: &*Rc::clone(&storage).circuit(service),
+            circuit: &Rc::clone(&storage).circuit(service),
             storage_clock: false,
         }
         .register(Outcome::Success, None, T0, &mut |_| {});
@@ -104,7 +104,7 @@ fn a_full_table_fails_and_names_the_setting_to_raise() {
     let mut events = Vec::new();
     Breaker {
         config: &config,
-        circuit: &*Rc::clone(&storage).circuit(b"d"),
+        circuit: &Rc::clone(&storage).circuit(b"d"),
         storage_clock: false,
     }
     .register(Outcome::Success, None, T0, &mut |event| events.push(event));
@@ -130,7 +130,7 @@ fn idle_records_are_reused_and_start_afresh() {
     for _ in 0..4 {
         Breaker {
             config: &config,
-            circuit: &*Rc::clone(&storage).circuit(b"old"),
+            circuit: &Rc::clone(&storage).circuit(b"old"),
             storage_clock: false,
         }
         .register(Outcome::Failure, None, clock.get(), &mut |_| {});
@@ -147,7 +147,7 @@ fn idle_records_are_reused_and_start_afresh() {
     let mut failed = false;
     Breaker {
         config: &config,
-        circuit: &*Rc::clone(&storage).circuit(b"new"),
+        circuit: &Rc::clone(&storage).circuit(b"new"),
         storage_clock: false,
     }
     .register(Outcome::Success, None, clock.get(), &mut |_| failed = true);
@@ -158,7 +158,7 @@ fn idle_records_are_reused_and_start_afresh() {
     let mut events = Vec::new();
     Breaker {
         config: &config,
-        circuit: &*Rc::clone(&storage).circuit(b"new"),
+        circuit: &Rc::clone(&storage).circuit(b"new"),
         storage_clock: false,
     }
     .register(Outcome::Failure, None, clock.get(), &mut |event| events.push(event));
@@ -217,7 +217,7 @@ fn a_reused_record_counts_whatever_generation_its_last_circuit_reached() {
     for _ in 0..4 {
         Breaker {
             config: &config,
-            circuit: &*Rc::clone(&storage).circuit(b"new"),
+            circuit: &Rc::clone(&storage).circuit(b"new"),
             storage_clock: false,
         }
         .register(Outcome::Failure, None, clock.get(), &mut |event| events.push(event));
@@ -249,7 +249,7 @@ fn a_record_with_another_check_is_another_service() {
     for _ in 0..4 {
         Breaker {
             config: &config,
-            circuit: &*Rc::clone(&storage).circuit(b"payments"),
+            circuit: &Rc::clone(&storage).circuit(b"payments"),
             storage_clock: false,
         }
         .register(Outcome::Failure, None, T0, &mut |_| {});
