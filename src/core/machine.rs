@@ -2,7 +2,7 @@
 //! the time. Nothing here reads a clock or touches a storage.
 
 use super::config::Config;
-use super::counts::{Tally, WindowCounts};
+use super::counts::{Tally, WindowCounts, only_fast_successes};
 use super::duration::{Millis, THIRTY_DAYS};
 use super::rules::{OpeningCause, first_reached};
 
@@ -214,12 +214,23 @@ pub fn effective_state(stored: CircuitState, now: Millis, config: &Config) -> Ci
 
 /// The transition an outcome just recorded in `state` calls for, if any.
 /// `state` must be current (no transition due at `now`).
+#[inline]
 pub fn transition_after_outcome(
     state: CircuitState,
     tally: &Tally,
     now: Millis,
     config: &Config,
 ) -> Option<Transition> {
+    // The healthy circuit's every outcome: no rule can reach its threshold
+    // (see `only_fast_successes`), decided without a call.
+    if state.phase == Phase::Closed && tally.consecutive_failures == 0 && only_fast_successes(&tally.window) {
+        return None;
+    }
+    transition_deciding(state, tally, now, config)
+}
+
+/// [`transition_after_outcome`] past the healthy case.
+fn transition_deciding(state: CircuitState, tally: &Tally, now: Millis, config: &Config) -> Option<Transition> {
     if state.forced {
         // Forced closed counts its outcomes, but they open nothing; forced
         // open has nothing to decide.

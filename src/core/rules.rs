@@ -1,6 +1,6 @@
 //! Opening rules: when a window of outcomes opens the circuit.
 
-use super::counts::{Outcome, WindowCounts, only_fast_successes};
+use super::counts::{Outcome, WindowCounts};
 use super::duration::{Millis, SECOND, checked_float, checked_millis};
 use super::error::ConfigError;
 use super::throttle::Throttling;
@@ -194,10 +194,6 @@ pub fn first_reached(
     consecutive_failures: u64,
     with_minimum: bool,
 ) -> Option<OpeningCause> {
-    // The healthy circuit's every outcome: no rule to evaluate.
-    if consecutive_failures == 0 && only_fast_successes(counts.slots) {
-        return None;
-    }
     rules.iter().enumerate().find_map(|(rule_index, rule)| {
         match rule.evaluate(counts, consecutive_failures, with_minimum) {
             Verdict::Reached(Counted { matching, evaluated }) => Some(OpeningCause {
