@@ -305,12 +305,6 @@ impl std::ops::Deref for KeptCircuit {
     }
 }
 
-impl AsRef<dyn Circuit> for KeptCircuit {
-    fn as_ref(&self) -> &(dyn Circuit + 'static) {
-        &**self
-    }
-}
-
 /// One circuit of a storage: the atomic operations the core composes
 /// (`breaker.rs`), none naming the service, which the circuit knows.
 pub trait Circuit {
