@@ -256,6 +256,22 @@ impl CircuitBreaker {
         listener: Option<&Zval>,
         clock: Option<&Zval>,
     ) -> Result<Self, PhpException> {
+        let mut made = None;
+        Self::make(&mut made, service, config, configuration, storage, listener, clock)?;
+        Ok(made.expect("made"))
+    }
+
+    /// [`Self::new`] into `made`: the breaker is written where it is kept,
+    /// not moved there (it is a few hundred bytes, each move a `memcpy`).
+    fn make(
+        made: &mut Option<Self>,
+        service: &[u8],
+        config: Rc<Config>,
+        configuration: &Zval,
+        storage: &Zval,
+        listener: Option<&Zval>,
+        clock: Option<&Zval>,
+    ) -> Result<(), PhpException> {
         let (native, kind, userland) = match native_storage(storage) {
             Some((native, kind)) => (native, kind, None),
             None => {
@@ -287,7 +303,7 @@ impl CircuitBreaker {
                 },
             )));
         }
-        Ok(Self {
+        *made = Some(Self {
             circuit: Rc::clone(&native).circuit(service),
             native,
             kind,
@@ -301,7 +317,8 @@ impl CircuitBreaker {
             gate: OnceCell::new(),
             permits: HeldByFiber::default(),
             throttle: OnceCell::new(),
-        })
+        });
+        Ok(())
     }
 }
 
@@ -642,17 +659,21 @@ impl FastConstruct for CircuitBreaker {
     const REQUIRED: u32 = 3;
     const MAX: u32 = 5;
     fn construct(arguments: &Arguments<'_>, made: &mut Option<Self>) -> Result<(), Refused> {
-        *made = Some(
-            Self::__construct(
-                arguments.required::<TextRef<'_>>(0, "service")?,
-                arguments.required::<ConfigurationArg<'_>>(1, "configuration")?,
-                arguments.required::<StorageArg<'_>>(2, "storage")?,
-                arguments.optional::<ListenerArg<'_>>(3, "eventListener")?,
-                arguments.optional::<ClockArg<'_>>(4, "clock")?,
-            )
-            .map_err(Some)?,
-        );
-        Ok(())
+        let service = arguments.required::<TextRef<'_>>(0, "service")?;
+        let configuration = arguments.required::<ConfigurationArg<'_>>(1, "configuration")?;
+        let storage = arguments.required::<StorageArg<'_>>(2, "storage")?;
+        let listener = arguments.optional::<ListenerArg<'_>>(3, "eventListener")?;
+        let clock = arguments.optional::<ClockArg<'_>>(4, "clock")?;
+        Self::make(
+            made,
+            &service.0,
+            configuration.1.config.clone(),
+            configuration.0,
+            storage.0,
+            listener.map(|listener| listener.0),
+            clock.map(|clock| clock.0),
+        )
+        .map_err(Some)
     }
 }
 
