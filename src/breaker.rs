@@ -144,6 +144,19 @@ impl Breaker<'_> {
         decided
     }
 
+    /// [`Self::acquire`] of a breaker without bulkhead or throttling, when
+    /// the stored state is closed and time cannot end it, as shared memory
+    /// tells from the record it finds: the call is permitted and counted,
+    /// and no event is due. False, nothing done, when the storage cannot
+    /// tell so at once: `acquire` decides then.
+    #[inline]
+    pub fn acquire_closed(&self, now: Millis) -> bool {
+        debug_assert!(self.config.max_concurrent_calls.is_none() && self.config.throttling.is_none());
+        self.begin(Some(now));
+        self.circuit
+            .count_permission_when(|state| state.phase == Phase::Closed && !time_can_end(state))
+    }
+
     /// Whether a call may go to the service now, with the permit of its
     /// bulkhead when the configuration bounds its calls in flight and `gate`
     /// says where. A storage failure permits the call; its bulkhead still

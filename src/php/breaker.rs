@@ -72,6 +72,10 @@ pub struct CircuitBreaker {
     /// storage: PHP code called then (a storage, clock or curve written in
     /// PHP) that calls back into this breaker from the same fiber is refused.
     at_work: AtWork,
+    /// Whether its last call without limits was permitted: the next one
+    /// tries [`Self::acquire_closed`] first, which would only lengthen the
+    /// calls of a circuit that rejects them.
+    permitted_last: Cell<bool>,
     pub(super) listener: Option<Zval>,
     kind: StorageKind,
     pub(super) clock: Clock,
@@ -314,6 +318,7 @@ impl CircuitBreaker {
             userland,
             clock: Clock::from_arg(clock),
             at_work: AtWork::default(),
+            permitted_last: Cell::new(true),
             gate: OnceCell::new(),
             permits: HeldByFiber::default(),
             throttle: OnceCell::new(),
@@ -486,7 +491,14 @@ impl CircuitBreaker {
     /// over: not a `CallRejected`, not a storage failure.
     pub fn acquire(&self) -> Result<Permission, PhpException> {
         let permission = if self.config.max_concurrent_calls.is_none() && self.config.throttling.is_none() {
-            self.with_events(Permission::Permitted, |breaker, now, emit| breaker.acquire(now, emit))?
+            if self.permitted_last.get() && self.acquire_closed() {
+                Permission::Permitted
+            } else {
+                let permission =
+                    self.with_events(Permission::Permitted, |breaker, now, emit| breaker.acquire(now, emit))?;
+                self.permitted_last.set(permission == Permission::Permitted);
+                permission
+            }
         } else {
             self.acquire_within_limits()?
         };
@@ -496,6 +508,33 @@ impl CircuitBreaker {
             return Err(rethrow(exception));
         }
         Ok(permission)
+    }
+
+    /// Most calls: [`Breaker::acquire_closed`] without what
+    /// [`Self::with_events`] puts around a call that may run PHP code,
+    /// emit events or fail. It runs none and emits none, so it needs no
+    /// turn among fibers; it goes only while no call is at work (one that
+    /// is would refuse this one), no storage is failing (its recovery is
+    /// news to log) and the script is not ending. False: nothing was done.
+    #[inline]
+    fn acquire_closed(&self) -> bool {
+        #[cfg(feature = "testing")]
+        if super::testing::panic_armed() {
+            return false;
+        }
+        if !self.at_work.is_idle() || !self.clock.is_native() || super::log::call_is_news(false) {
+            return false;
+        }
+        let now = self.clock.now_ms();
+        if ending().is_some() {
+            return false;
+        }
+        let breaker = Breaker {
+            config: &self.config,
+            circuit: &self.circuit,
+            storage_clock: matches!(self.clock, Clock::System),
+        };
+        contain_panic(|| breaker.acquire_closed(now)).unwrap_or(false)
     }
 
     /// [`Self::acquire`] of a breaker with a bulkhead or throttling: the

@@ -194,6 +194,11 @@ impl Clock {
         }
     }
 
+    /// Whether reading it runs no PHP code.
+    pub fn is_native(&self) -> bool {
+        !matches!(self, Self::Userland(_))
+    }
+
     pub fn now_ms(&self) -> Millis {
         match self {
             Self::System => system_now_ms(),

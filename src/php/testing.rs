@@ -24,6 +24,12 @@ pub fn test_panic_function() -> ext_php_rs::builders::FunctionBuilder<'static> {
     wrap_function!(circuit_breaker_test_panic)
 }
 
+/// Whether the next call of a breaker is to panic: a call that would not
+/// reach [`panic_if_armed`] takes the way that does.
+pub fn panic_armed() -> bool {
+    PANIC_ARMED.get()
+}
+
 /// Panics once after `circuit_breaker_test_panic()`; called where a
 /// breaker's call runs, inside `contain_panic`.
 pub fn panic_if_armed() {

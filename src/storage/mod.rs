@@ -273,6 +273,18 @@ impl KeptCircuit {
         on_kept!(self, circuit => circuit.count_permission(permitted, config))
     }
 
+    /// Counts a permitted call when the stored state passes `permits`, as
+    /// shared memory tells at once from the record it finds; false when it
+    /// cannot (any other storage, no record yet, a failure) or the state
+    /// does not pass, and nothing is counted then.
+    #[inline]
+    pub fn count_permission_when(&self, permits: impl FnOnce(CircuitState) -> bool) -> bool {
+        match self {
+            KeptCircuit::SharedMemory(circuit) => circuit.count_permission_when(permits),
+            KeptCircuit::Boxed(_) => false,
+        }
+    }
+
     #[inline]
     pub fn counters(&self) -> Result<Option<CallCounters>, StorageError> {
         on_kept!(self, circuit => circuit.counters())

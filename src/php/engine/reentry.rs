@@ -46,6 +46,13 @@ impl AtWork {
         self.enter_among_others(fiber)
     }
 
+    /// Whether no fiber is at work: a call that runs no PHP code and
+    /// leaves no fiber's turn may then go without entering.
+    #[inline]
+    pub fn is_idle(&self) -> bool {
+        self.first.get() == 0 && !self.crowded.get()
+    }
+
     #[cold]
     fn enter_among_others(&self, fiber: usize) -> Option<Working<'_>> {
         if self.is_at_work(fiber) {

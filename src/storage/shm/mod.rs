@@ -789,6 +789,25 @@ impl BoundCircuit<'_> {
         word.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Counts a permitted call when the stored state passes `permits`, read
+    /// at the record this call finds without claiming one: false when
+    /// there is none, the storage fails, or the state does not pass, and
+    /// nothing is counted then.
+    #[inline]
+    pub fn count_permission_when(&self, service: &[u8], permits: impl FnOnce(CircuitState) -> bool) -> bool {
+        let Ok(Some(located)) = self.record_for(service, false) else {
+            return false;
+        };
+        if !permits(SharedMemoryStorage::state_of(located.record)) {
+            return false;
+        }
+        self.storage
+            .own_metrics(located.index)
+            .calls_permitted
+            .fetch_add(1, Ordering::Relaxed);
+        true
+    }
+
     pub fn counters(&self, service: &[u8]) -> Result<Option<CallCounters>, StorageError> {
         Ok(Some(
             self.record_for(service, false)?
@@ -1017,6 +1036,12 @@ impl ShmCircuit {
             own_successes_enough: true,
             ..self.storage.within_call(&self.known.memo, self.now.get())
         }
+    }
+
+    /// See [`BoundCircuit::count_permission_when`].
+    #[inline]
+    pub fn count_permission_when(&self, permits: impl FnOnce(CircuitState) -> bool) -> bool {
+        self.bound().count_permission_when(&self.known.service, permits)
     }
 }
 

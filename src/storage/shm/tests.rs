@@ -599,3 +599,48 @@ fn a_call_reads_two_lines_of_its_memo() {
         "{key} {first_sums_end}"
     );
 }
+
+/// The closed call's way (`Breaker::acquire_closed`): a permission counted
+/// at once at a record found, in a closed state that time cannot end; any
+/// other call is left as it was, for the whole decision.
+#[test]
+fn a_closed_call_is_counted_at_once_and_any_other_left_to_the_decision() {
+    use crate::breaker::Permission;
+    use crate::core::machine::Command;
+    let clock = Rc::new(Cell::new(T0));
+    let storage = storage(segment(1 << 20), &clock);
+    let config = config();
+    let circuit = Rc::clone(&storage).circuit(b"svc");
+    let breaker = Breaker {
+        config: &config,
+        circuit: &circuit,
+        storage_clock: false,
+    };
+    let permitted = || {
+        circuit.begin_call(None);
+        circuit.counters().unwrap().unwrap().calls_permitted
+    };
+    // No record yet: the decision claims it.
+    assert!(!breaker.acquire_closed(clock.get()));
+    assert_eq!(storage.usage().0, 0);
+    assert_eq!(breaker.acquire(clock.get(), &mut |_| {}), Permission::Permitted);
+    assert_eq!(permitted(), 1);
+    assert!(breaker.acquire_closed(clock.get()));
+    assert_eq!(permitted(), 2);
+    // Forced closed: time ends the state.
+    breaker
+        .command(Command::ForceClosed(60_000), clock.get(), &mut |_| {})
+        .unwrap();
+    assert!(!breaker.acquire_closed(clock.get()));
+    assert_eq!(permitted(), 2);
+    breaker.command(Command::Reset, clock.get(), &mut |_| {}).unwrap();
+    assert!(breaker.acquire_closed(clock.get()));
+    assert_eq!(permitted(), 3);
+    // Open: rejected by the decision, not counted here.
+    for _ in 0..4 {
+        breaker.register(Outcome::Failure, None, clock.get(), &mut |_| {});
+    }
+    assert_eq!(breaker.state(clock.get()).unwrap(), Phase::Open);
+    assert!(!breaker.acquire_closed(clock.get()));
+    assert_eq!(permitted(), 3);
+}
