@@ -3,7 +3,7 @@
 //! through here, so the semantics exist once.
 
 use crate::core::config::Config;
-use crate::core::counts::Outcome;
+use crate::core::counts::{Outcome, Tally};
 use crate::core::duration::Millis;
 use crate::core::machine::{
     CircuitState, Command, Phase, Status, Transition, clamped_to_clock, commanded_transition, due_transition,
@@ -99,6 +99,25 @@ pub struct Limits<'a> {
 pub struct Gate {
     pub table: &'static Table,
     pub entry: EntryIndex,
+}
+
+/// What [`Breaker::record_quietly`] did.
+pub enum Quiet {
+    /// Counted, and nothing else is due.
+    Done,
+    /// Counted, with a transition to make: [`Breaker::register_recorded`]
+    /// makes it.
+    Recorded(Box<Recorded>),
+    /// The storage failed: the outcome is dropped, and
+    /// [`Event::StorageFailed`] is due.
+    Failed(StorageError),
+}
+
+/// An outcome counted, and what the storage read back.
+pub struct Recorded {
+    record: OutcomeRecord,
+    state: CircuitState,
+    tally: Tally,
 }
 
 /// A permission, whether it admits a half-open trial, and the permit of
@@ -359,6 +378,42 @@ impl Breaker<'_> {
         self.pass_notices(emit);
     }
 
+    /// [`Self::register`] of a breaker without throttling, over a storage
+    /// that tells nothing beside its results (shared memory), as far as it
+    /// goes without an event: the outcome counted, and what is left to do
+    /// when the outcome or time calls for a transition.
+    #[inline]
+    pub fn record_quietly(&self, outcome: Outcome, duration_ms: Option<Millis>, now: Millis) -> Quiet {
+        debug_assert!(self.config.throttling.is_none());
+        self.begin(Some(now));
+        let record = OutcomeRecord::new(self.config, outcome, duration_ms, now);
+        match self.circuit.record_outcome(&record) {
+            Err(error) => Quiet::Failed(error),
+            Ok((state, tally))
+                if due_transition(state, now, self.config).is_none()
+                    && transition_after_outcome(state, &tally, now, self.config).is_none() =>
+            {
+                Quiet::Done
+            }
+            Ok((state, tally)) => Quiet::Recorded(Box::new(Recorded { record, state, tally })),
+        }
+    }
+
+    /// Goes on from what [`Self::record_quietly`] left, emitting as
+    /// [`Self::register`] does.
+    pub fn register_recorded(&self, left: Quiet, now: Millis, emit: &mut dyn FnMut(Event)) {
+        self.begin(Some(now));
+        let done = match left {
+            Quiet::Done => Ok(()),
+            Quiet::Failed(error) => Err(error),
+            Quiet::Recorded(recorded) => self.decide_recorded(*recorded, now, None, emit),
+        };
+        if let Err(error) = done {
+            emit(Event::StorageFailed(error));
+        }
+        self.pass_notices(emit);
+    }
+
     fn try_register(
         &self,
         outcome: Outcome,
@@ -368,12 +423,34 @@ impl Breaker<'_> {
         emit: &mut dyn FnMut(Event),
     ) -> Result<(), StorageError> {
         let record = OutcomeRecord::new(self.config, outcome, duration_ms, now);
-        for _ in 0..MAX_RACES {
-            let (state, tally) = self.circuit.record_outcome(&record)?;
+        let (state, tally) = self.circuit.record_outcome(&record)?;
+        self.decide_recorded(Recorded { record, state, tally }, now, throttle, emit)
+    }
+
+    /// The rest of [`Self::register`] once the outcome is counted: the
+    /// transition time made due, throttling's memory of the window, the
+    /// transition the outcome calls for.
+    fn decide_recorded(
+        &self,
+        recorded: Recorded,
+        now: Millis,
+        throttle: Option<&Cell<ThrottleMemo>>,
+        emit: &mut dyn FnMut(Event),
+    ) -> Result<(), StorageError> {
+        let Recorded {
+            record,
+            mut state,
+            mut tally,
+        } = recorded;
+        for attempt in 1..=MAX_RACES {
             if due_transition(state, now, self.config).is_some() {
                 // Counted in a state that time has ended: make the transition,
                 // then count again in the state that is current.
                 self.settle(state, now, emit)?;
+                if attempt == MAX_RACES {
+                    break;
+                }
+                (state, tally) = self.circuit.record_outcome(&record)?;
                 continue;
             }
             if let Some(memo) = throttle.filter(|_| state.phase == Phase::Closed) {

@@ -36,10 +36,12 @@ impl Backend for Memory {
     }
 }
 
-/// A segment of its own for each test, as a PHP-FPM pool has one.
+/// A segment of its own for each test, as a PHP-FPM pool has one; its
+/// breakers go the quiet ways first when `quiet`, as `CircuitBreaker`'s do.
 struct SharedMemory {
     clock: Clock,
     segment: &'static Segment,
+    quiet: bool,
 }
 
 impl Backend for SharedMemory {
@@ -50,6 +52,10 @@ impl Backend for SharedMemory {
             prefix.to_vec(),
             Box::new(move || clock.get()),
         ))
+    }
+
+    fn quiet_calls(&self) -> bool {
+        self.quiet
     }
 }
 
@@ -136,6 +142,20 @@ mod shared_memory {
         |clock: &Clock| Box::new(SharedMemory {
             clock: clock.clone(),
             segment: Box::leak(Box::new(Segment::create(1 << 20, 1.0).unwrap())),
+            quiet: false,
+        }) as Box<dyn Backend>;
+    });
+}
+
+/// The same, its breakers' calls going the quiet ways first.
+mod shared_memory_quiet {
+    use super::*;
+
+    behaviours!(tests_over! {
+        |clock: &Clock| Box::new(SharedMemory {
+            clock: clock.clone(),
+            segment: Box::leak(Box::new(Segment::create(1 << 20, 1.0).unwrap())),
+            quiet: true,
         }) as Box<dyn Backend>;
     });
 }

@@ -30,7 +30,7 @@ use super::storage::redis::RedisStorage;
 use super::storage::shared_memory::{ApcuStorage, SharedMemoryStorage};
 use super::storage::userland::{UserlandKeyValue, missing_primitives, userland_storage};
 use super::throttle::memo_of;
-use crate::breaker::{Admission, Breaker, Event, Gate, Limits, Permission};
+use crate::breaker::{Admission, Breaker, Event, Gate, Limits, Permission, Quiet};
 use crate::core::config::Config;
 use crate::core::counts::Outcome;
 use crate::core::duration::{Millis, checked_millis, format_float, seconds_to_millis};
@@ -375,13 +375,7 @@ impl CircuitBreaker {
             if ending().is_some() {
                 return Err(Interrupted::Ending);
             }
-            let breaker = Breaker {
-                config: &self.config,
-                circuit: &self.circuit,
-                // The system clock is the storage's own: one read serves both.
-                storage_clock: matches!(self.clock, Clock::System),
-            };
-            Ok((run(&breaker, now, emit), now))
+            Ok((run(&self.core(), now, emit), now))
         })
         .map_err(Interrupted::Panicked)?
     }
@@ -511,30 +505,45 @@ impl CircuitBreaker {
     }
 
     /// Most calls: [`Breaker::acquire_closed`] without what
-    /// [`Self::with_events`] puts around a call that may run PHP code,
-    /// emit events or fail. It runs none and emits none, so it needs no
-    /// turn among fibers; it goes only while no call is at work (one that
-    /// is would refuse this one), no storage is failing (its recovery is
-    /// news to log) and the script is not ending. False: nothing was done.
+    /// [`Self::with_events`] puts around a call (see [`Self::quiet_now`]).
+    /// False: nothing was done.
     #[inline]
     fn acquire_closed(&self) -> bool {
+        let Some(now) = self.quiet_now() else {
+            return false;
+        };
+        let core = self.core();
+        contain_panic(|| core.acquire_closed(now)).unwrap_or(false)
+    }
+
+    /// The instant of a call that may go without what [`Self::with_events`]
+    /// puts around one that may run PHP code or emit events: one that runs
+    /// none and emits none needs no turn among fibers. `None` unless no
+    /// call is at work (one that is would refuse this one), the clock runs
+    /// no PHP code, no storage is failing (its recovery is news to log) and
+    /// the script is not ending.
+    #[inline]
+    fn quiet_now(&self) -> Option<Millis> {
         #[cfg(feature = "testing")]
         if super::testing::panic_armed() {
-            return false;
+            return None;
         }
         if !self.at_work.is_idle() || !self.clock.is_native() || super::log::call_is_news(false) {
-            return false;
+            return None;
         }
         let now = self.clock.now_ms();
-        if ending().is_some() {
-            return false;
-        }
-        let breaker = Breaker {
+        ending().is_none().then_some(now)
+    }
+
+    /// The core's breaker over this one's configuration and circuit.
+    #[inline]
+    fn core(&self) -> Breaker<'_> {
+        Breaker {
             config: &self.config,
             circuit: &self.circuit,
+            // The system clock is the storage's own: one read serves both.
             storage_clock: matches!(self.clock, Clock::System),
-        };
-        contain_panic(|| breaker.acquire_closed(now)).unwrap_or(false)
+        }
     }
 
     /// [`Self::acquire`] of a breaker with a bulkhead or throttling: the
@@ -567,6 +576,19 @@ impl CircuitBreaker {
     /// (`CallExecutor`, an `Attempt`): none of this breaker's goes back.
     pub fn register_unheld(&self, outcome: Outcome, duration_ms: Option<Millis>) -> Result<(), PhpException> {
         let throttle = self.throttle_memo();
+        if throttle.is_none()
+            && self.circuit.is_shared_memory()
+            && let Some(now) = self.quiet_now()
+        {
+            let core = self.core();
+            let left = contain_panic(|| core.record_quietly(outcome, duration_ms, now))
+                .unwrap_or_else(|message| Quiet::Failed(internal_error(&message)));
+            if matches!(left, Quiet::Done) {
+                return Ok(());
+            }
+            // Nothing ran in between: the call is still this fiber's alone.
+            return self.with_events((), |breaker, _, emit| breaker.register_recorded(left, now, emit));
+        }
         self.with_events((), |breaker, now, emit| {
             breaker.register_noting(outcome, duration_ms, now, throttle, emit)
         })

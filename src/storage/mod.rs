@@ -208,6 +208,13 @@ pub enum KeptCircuit {
 }
 
 impl KeptCircuit {
+    /// Whether it is a circuit in shared memory, whose operations run no
+    /// PHP code and tell nothing beside their results.
+    #[inline]
+    pub fn is_shared_memory(&self) -> bool {
+        matches!(self, KeptCircuit::SharedMemory(_))
+    }
+
     pub fn boxed(circuit: impl Circuit + 'static) -> Self {
         Self::Boxed(Box::new(circuit))
     }

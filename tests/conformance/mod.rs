@@ -66,6 +66,13 @@ pub trait Backend {
     fn lists_circuits(&self) -> bool {
         true
     }
+
+    /// Whether its breakers try the quiet ways first, as `CircuitBreaker`
+    /// does (`Breaker::acquire_closed`, `Breaker::record_quietly`): every
+    /// behaviour must come out the same.
+    fn quiet_calls(&self) -> bool {
+        false
+    }
 }
 
 /// One behaviour's world: a backend and its clock.
@@ -138,20 +145,27 @@ impl Circuit<'_> {
     }
 
     fn acquire(&self) -> Permission {
+        let now = self.env.clock.get();
+        let unlimited = self.config.max_concurrent_calls.is_none() && self.config.throttling.is_none();
+        if self.env.backend.quiet_calls() && unlimited && self.breaker().acquire_closed(now) {
+            return Permission::Permitted;
+        }
         let mut events = Vec::new();
-        let permission = self
-            .breaker()
-            .acquire(self.env.clock.get(), &mut |event| events.push(event));
+        let permission = self.breaker().acquire(now, &mut |event| events.push(event));
         self.events.borrow_mut().extend(events);
         permission
     }
 
     fn register(&self, outcome: Outcome, duration_ms: Option<Millis>) {
+        let now = self.env.clock.get();
         let mut events = Vec::new();
-        self.breaker()
-            .register(outcome, duration_ms, self.env.clock.get(), &mut |event| {
-                events.push(event)
-            });
+        let breaker = self.breaker();
+        if self.env.backend.quiet_calls() && self.config.throttling.is_none() && self.circuit.is_shared_memory() {
+            let left = breaker.record_quietly(outcome, duration_ms, now);
+            breaker.register_recorded(left, now, &mut |event| events.push(event));
+        } else {
+            breaker.register(outcome, duration_ms, now, &mut |event| events.push(event));
+        }
         self.events.borrow_mut().extend(events);
     }
 
