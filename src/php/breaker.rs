@@ -509,10 +509,15 @@ impl CircuitBreaker {
     /// False: nothing was done.
     #[inline]
     fn acquire_closed(&self) -> bool {
+        // Another storage declines after a clock read and a call begun:
+        // a few tens of instructions beside its own, cheaper than a test
+        // on shared memory's every call.
         let Some(now) = self.quiet_now() else {
             return false;
         };
         let core = self.core();
+        // It counts last: a panic leaves the call to the whole decision,
+        // which contains a panic of its own as a storage failure.
         contain_panic(|| core.acquire_closed(now)).unwrap_or(false)
     }
 
