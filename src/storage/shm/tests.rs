@@ -643,4 +643,16 @@ fn a_closed_call_is_counted_at_once_and_any_other_left_to_the_decision() {
     assert_eq!(breaker.state(clock.get()).unwrap(), Phase::Open);
     assert!(!breaker.acquire_closed(clock.get()));
     assert_eq!(permitted(), 3);
+    // Half-open, once the decision stored it: its trials are its own.
+    clock.set(clock.get() + 10_000);
+    assert_eq!(breaker.acquire(clock.get(), &mut |_| {}), Permission::Permitted);
+    assert_eq!(breaker.state(clock.get()).unwrap(), Phase::HalfOpen);
+    assert!(!breaker.acquire_closed(clock.get()));
+    assert_eq!(permitted(), 4);
+    // Forced open.
+    breaker
+        .command(Command::ForceOpen(60_000), clock.get(), &mut |_| {})
+        .unwrap();
+    assert!(!breaker.acquire_closed(clock.get()));
+    assert_eq!(permitted(), 4);
 }
