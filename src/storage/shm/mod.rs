@@ -780,7 +780,14 @@ impl BoundCircuit<'_> {
         let Ok(located) = self.created(service) else {
             return;
         };
-        let metrics = self.storage.own_metrics(located.index);
+        self.count_decided(located.index, permitted);
+    }
+
+    /// Counts a call decided at record `index`, permitted or rejected, in
+    /// this process's stripe of its metrics.
+    #[inline]
+    fn count_decided(&self, index: usize, permitted: bool) {
+        let metrics = self.storage.own_metrics(index);
         let word = if permitted {
             &metrics.calls_permitted
         } else {
@@ -801,10 +808,7 @@ impl BoundCircuit<'_> {
         if !permits(SharedMemoryStorage::state_of(located.record)) {
             return false;
         }
-        self.storage
-            .own_metrics(located.index)
-            .calls_permitted
-            .fetch_add(1, Ordering::Relaxed);
+        self.count_decided(located.index, true);
         true
     }
 
