@@ -81,6 +81,7 @@ macro_rules! classes {
 
         /// At module startup, before any object exists.
         fn install_object_handlers() {
+            $(engine::handlers::replace_free::<$class>();)*
             $($($(feature!(module_startup, $feature, $class);)+)?)*
         }
 

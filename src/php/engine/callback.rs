@@ -77,6 +77,7 @@ pub enum CallError {
 }
 
 /// Whether the script is ending, by `exit()` or by a fatal error.
+#[inline]
 pub fn ending() -> Option<Ending> {
     if bailout_held() {
         return Some(Ending::Fatal);
@@ -210,6 +211,7 @@ pub fn install_panic_hook() {
 
 /// Runs `run`, turning a panic into `Err` with what it said. The last resort
 /// for bugs: no panic may cross into PHP.
+#[inline]
 pub fn contain_panic<T>(run: impl FnOnce() -> T) -> Result<T, String> {
     std::panic::catch_unwind(AssertUnwindSafe(run)).map_err(|_| LAST_PANIC.with_borrow_mut(std::mem::take))
 }

@@ -35,10 +35,10 @@ use ext_php_rs::convert::{FromZval, IntoZval};
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{
     ZEND_ACC_USE_GUARDS, object_properties_init, zend_class_entry, zend_execute_data, zend_function, zend_object,
-    zend_object_std_init, zval,
+    zend_object_std_dtor, zend_object_std_init, zval,
 };
 use ext_php_rs::types::{ZendClassObject, Zval};
-use ext_php_rs::zend::{ExecuteData, bailout};
+use ext_php_rs::zend::{ExecuteData, ZendObjectHandlers, bailout};
 
 use super::callback::{bailout_held, panic_text, take_bailout};
 use super::ffi::Handler;
@@ -165,19 +165,24 @@ unsafe extern "C" fn construct<T: FastConstruct>(execute_data: *mut zend_execute
 }
 
 /// The object `new` is making, whose Rust value is not set yet (or, when
-/// `__construct()` is called again, is): made by `T`'s `create_object`
-/// handler (as ext-php-rs checks, by its handlers and class), so that a
-/// `ZendClassObject<T>` holds it.
+/// `__construct()` is called again, is).
 fn object_being_made<T: RegisteredClass>(frame: &mut ExecuteData) -> Option<&mut ZendClassObject<T>> {
-    let object = frame.get_self()?;
-    let metadata = T::get_metadata();
-    if !std::ptr::eq(object.handlers, metadata.handlers()) || !object.instance_of(metadata.ce()) {
+    class_object::<T>(frame.get_self()?)
+}
+
+/// The `ZendClassObject<T>` around `object`, when `T`'s handlers made it.
+/// Only `T`'s `create_object` (ours, or ext-php-rs' where ours is not set)
+/// gives an object `T`'s handlers, for `T` or a subclass, and both lay it
+/// out in a `ZendClassObject<T>`: the handlers alone say what ext-php-rs'
+/// `from_zend_obj` also asks of the class chain (`instanceof`, a walk of it
+/// for a subclass), on every call and every free.
+fn class_object<T: RegisteredClass>(object: &mut zend_object) -> Option<&mut ZendClassObject<T>> {
+    if !std::ptr::eq(object.handlers, T::get_metadata().handlers()) {
         return None;
     }
     let offset = std::mem::offset_of!(ZendClassObject<T>, std);
-    // SAFETY: an object made by `T`'s `create_object` lies at `offset` in
-    // a `ZendClassObject<T>`, alive while `new` runs; only `initialize` is
-    // called on it before its value is set.
+    // SAFETY: an object with `T`'s handlers lies at `offset` in a
+    // `ZendClassObject<T>` (above), alive while the engine holds it.
     unsafe {
         std::ptr::from_mut(object)
             .cast::<u8>()
@@ -185,6 +190,41 @@ fn object_being_made<T: RegisteredClass>(frame: &mut ExecuteData) -> Option<&mut
             .cast::<ZendClassObject<T>>()
             .as_mut()
     }
+}
+
+/// Makes [`free_object`] the handler that frees the objects of `T`.
+pub fn replace_free<T: RegisteredClass>() {
+    let handlers: *mut ZendObjectHandlers = std::ptr::from_ref(T::get_metadata().handlers()).cast_mut();
+    // SAFETY: `T`'s handlers, static for the process; set at module
+    // startup, before any object exists.
+    unsafe { (*handlers).free_obj = Some(free_object::<T>) };
+}
+
+/// Frees an object of `T` as ext-php-rs' handler does (its Rust value
+/// dropped, a panic on the way a warning, then the engine's part), without
+/// its class checks (see [`class_object`]).
+///
+/// # Safety
+///
+/// Called by the engine only, as the `free_obj` handler of `T`'s objects.
+unsafe extern "C" fn free_object<T: RegisteredClass>(object: *mut zend_object) {
+    // SAFETY: the engine frees a live object of these handlers, once.
+    let Some(object) = (unsafe { object.as_mut() }) else {
+        return;
+    };
+    if let Some(this) = class_object::<T>(object) {
+        let dropped = std::panic::catch_unwind(AssertUnwindSafe(|| this.obj = None));
+        if let Err(payload) = dropped {
+            let message = panic_text(payload.as_ref()).unwrap_or_else(|| "non-string panic payload".to_owned());
+            ext_php_rs::error::php_error(
+                &ext_php_rs::flags::ErrorType::Warning,
+                &format!("Rust panic in Drop for {}: {message}", T::CLASS_NAME),
+            );
+        }
+    }
+    // SAFETY: the engine's part of the object, freed last, as the engine's
+    // own handler does.
+    unsafe { zend_object_std_dtor(object) };
 }
 
 /// Makes [`construct`] the `__construct` of `T`, and [`create_object`] the
@@ -403,6 +443,5 @@ unsafe fn contained(
 
 /// The Rust value behind `$this`, once constructed.
 fn constructed<T: RegisteredClass>(frame: &mut ExecuteData) -> Option<&T> {
-    let this = ZendClassObject::<T>::from_zend_obj_mut(frame.get_self()?)?;
-    this.obj.as_ref()
+    class_object::<T>(frame.get_self()?)?.obj.as_ref()
 }
