@@ -284,9 +284,24 @@ impl ext_php_rs::convert::StubLiteral for Int {
 
 impl<'a> FromZval<'a> for Int {
     const TYPE: DataType = DataType::Long;
+    #[inline]
     fn from_zval(zval: &'a Zval) -> Option<Self> {
         if zval.is_long() {
-            return zval.long().map(Self);
+            // SAFETY: the member an `IS_LONG` zval sets.
+            return Some(Self(unsafe { zval.value.lval }));
+        }
+        Self::coerced(zval)
+    }
+}
+
+impl Int {
+    /// Any other value, out of line: the constructors of every request read
+    /// ints, and this path would make each save registers it seldom needs.
+    #[cold]
+    #[inline(never)]
+    fn coerced(zval: &Zval) -> Option<Self> {
+        if let Some(long) = zval.long() {
+            return Some(Self(long));
         }
         coerce(zval, |arg, number| {
             let mut long: zend_long = 0;
@@ -315,11 +330,30 @@ impl ext_php_rs::convert::StubLiteral for Float {
 
 impl<'a> FromZval<'a> for Float {
     const TYPE: DataType = DataType::Double;
+    #[inline]
     fn from_zval(zval: &'a Zval) -> Option<Self> {
-        if zval.is_double() {
-            return zval.double().map(Self);
+        // SAFETY: the member each type sets.
+        unsafe {
+            if zval.is_double() {
+                return Some(Self(zval.value.dval));
+            }
+            // An int is taken as PHP takes it, under `strict_types` too.
+            if zval.is_long() {
+                return Some(Self(zval.value.lval as f64));
+            }
         }
-        // An int is taken as PHP takes it, under `strict_types` too.
+        Self::coerced(zval)
+    }
+}
+
+impl Float {
+    /// Any other value, out of line (as [`Int::coerced`]).
+    #[cold]
+    #[inline(never)]
+    fn coerced(zval: &Zval) -> Option<Self> {
+        if let Some(double) = zval.double() {
+            return Some(Self(double));
+        }
         if let Some(long) = zval.long() {
             return Some(Self(long as f64));
         }
