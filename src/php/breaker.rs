@@ -1,12 +1,13 @@
 //! `CircuitBreaker`: one service's circuit, over a configuration, a storage,
 //! an optional listener and a clock.
 
+use crate::php::engine::handlers::native;
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
 use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendClassObject, Zval};
+use ext_php_rs::types::Zval;
 
 use super::bulkhead::{HeldByFiber, Scope, counts, gate_of, scoped};
 use super::clock::{Clock, report_clock, system_now_ms};
@@ -101,24 +102,21 @@ enum StorageKind {
 
 /// The Rust storage inside a storage object of this extension.
 fn native_storage(storage: &Zval) -> Option<(Rc<dyn Storage>, StorageKind)> {
-    fn inner<T: ext_php_rs::class::RegisteredClass>(object: &ext_php_rs::types::ZendObject) -> Option<&T> {
-        ZendClassObject::<T>::from_zend_obj(object)?.obj.as_ref()
-    }
     let object = storage.object()?;
-    if let Some(memory) = inner::<InMemoryStorage>(object) {
+    if let Some(memory) = native::<InMemoryStorage>(object) {
         let storage: Rc<dyn Storage> = memory.storage.clone();
         return Some((storage, StorageKind::Memory(Rc::clone(&memory.at_work))));
     }
-    let storage: Rc<dyn Storage> = if let Some(shared) = inner::<SharedMemoryStorage>(object) {
+    let storage: Rc<dyn Storage> = if let Some(shared) = native::<SharedMemoryStorage>(object) {
         shared.storage.storage()
-    } else if let Some(redis) = inner::<RedisStorage>(object) {
+    } else if let Some(redis) = native::<RedisStorage>(object) {
         redis.storage.clone()
-    } else if let Some(memcached) = inner::<MemcachedStorage>(object) {
+    } else if let Some(memcached) = native::<MemcachedStorage>(object) {
         memcached.storage.clone()
-    } else if let Some(fleet) = inner::<FleetStorage>(object) {
+    } else if let Some(fleet) = native::<FleetStorage>(object) {
         fleet.storage.storage()
     } else {
-        inner::<ApcuStorage>(object)?.storage.storage()
+        native::<ApcuStorage>(object)?.storage.storage()
     };
     Some((storage, StorageKind::Native))
 }
@@ -653,12 +651,10 @@ impl CircuitBreaker {
                 cause,
                 open_duration_ms,
             } => {
-                let rule =
-                    ZendClassObject::<Configuration>::from_zend_obj(self.configuration.object().expect("an object"))
-                        .and_then(|configuration| configuration.obj.as_ref())
-                        .and_then(|configuration| list_values(configuration.rules.array()?)?.get(cause.rule_index))
-                        .map(Zval::shallow_clone)
-                        .unwrap_or_default();
+                let rule = native::<Configuration>(self.configuration.object().expect("an object"))
+                    .and_then(|configuration| list_values(configuration.rules.array()?)?.get(cause.rule_index))
+                    .map(Zval::shallow_clone)
+                    .unwrap_or_default();
                 PhpEvent::Opened {
                     previous: previous.into(),
                     rule,
@@ -704,9 +700,7 @@ impl Interrupted {
 
 /// The native breaker behind a `CircuitBreakerInterface` object, if it is ours.
 pub fn native_breaker(breaker: &Zval) -> Option<&CircuitBreaker> {
-    ZendClassObject::<CircuitBreaker>::from_zend_obj(breaker.object()?)?
-        .obj
-        .as_ref()
+    native::<CircuitBreaker>(breaker.object()?)
 }
 
 impl HoldsPhpValues for CircuitBreaker {

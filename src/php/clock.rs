@@ -1,8 +1,9 @@
 //! Clocks: the system clock by default, a mock clock for tests, or any PHP
 //! object with a `now()` method (a PSR-20 clock).
 
+use crate::php::engine::handlers::native;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendClassObject, Zval};
+use ext_php_rs::types::Zval;
 
 use super::engine::args::{Float, shown_float};
 use super::engine::callback::{call_function, call_method, finish, overrides};
@@ -163,14 +164,12 @@ impl Clock {
         match clock.and_then(|zval| zval.object().map(|object| (zval, object))) {
             None => Self::System,
             Some((zval, object))
-                if ZendClassObject::<MockClock>::from_zend_obj(object).is_some()
-                    && !overrides::<MockClock>(object, &["now"]) =>
+                if native::<MockClock>(object).is_some() && !overrides::<MockClock>(object, &["now"]) =>
             {
                 Self::Mock(zval.shallow_clone())
             }
             Some((_, object))
-                if ZendClassObject::<SystemClock>::from_zend_obj(object).is_some()
-                    && !overrides::<SystemClock>(object, &["now"]) =>
+                if native::<SystemClock>(object).is_some() && !overrides::<SystemClock>(object, &["now"]) =>
             {
                 Self::System
             }
@@ -183,8 +182,7 @@ impl Clock {
             Self::System => system_seconds(),
             Self::Mock(zval) => zval
                 .object()
-                .and_then(ZendClassObject::<MockClock>::from_zend_obj)
-                .and_then(|mock| mock.obj.as_ref())
+                .and_then(native::<MockClock>)
                 .map_or_else(system_seconds, |mock| mock.seconds.get()),
             Self::Userland(zval) => zval
                 .object()

@@ -1,12 +1,13 @@
 //! Configuration, opening rules, half-open policies and ramp curves.
 
+use crate::php::engine::handlers::native;
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use ext_php_rs::convert::{FromZval, IntoZval};
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendClassObject, ZendHashTable, ZendObject, Zval};
+use ext_php_rs::types::{ZendHashTable, ZendObject, Zval};
 use ext_php_rs::zend::ExecutorGlobals;
 
 use super::engine::args::{ArrayArg, Float, Int, describe, list_values, reject};
@@ -30,10 +31,6 @@ type Checked<T> = Result<T, PhpException>;
 
 fn checked<T>(result: Result<T, ConfigError>) -> Checked<T> {
     result.map_err(invalid_configuration)
-}
-
-fn native<T: ext_php_rs::class::RegisteredClass>(object: &ZendObject) -> Option<&T> {
-    ZendClassObject::<T>::from_zend_obj(object).and_then(|object| object.obj.as_ref())
 }
 
 macro_rules! rule_class {
@@ -659,10 +656,7 @@ pub struct ConfigurationArg<'a>(pub &'a Zval, pub &'a Configuration);
 impl<'a> FromZval<'a> for ConfigurationArg<'a> {
     const TYPE: DataType = DataType::object("Zeusi\\CircuitBreaker\\Configuration");
     fn from_zval(zval: &'a Zval) -> Option<Self> {
-        let configuration = zval
-            .object()
-            .and_then(ZendClassObject::<Configuration>::from_zend_obj)
-            .and_then(|configuration| configuration.obj.as_ref());
+        let configuration = zval.object().and_then(native::<Configuration>);
         match configuration {
             Some(configuration) => Some(Self(zval, configuration)),
             None => {

@@ -1,5 +1,6 @@
 //! Events, and their delivery to the listener.
 
+use crate::php::engine::handlers::native;
 use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
@@ -562,5 +563,5 @@ read_only!(
 object_arg!(
     OpeningCauseArg,
     "Zeusi\\CircuitBreaker\\Opening\\OpeningCause",
-    |object| ZendClassObject::<OpeningCause>::from_zend_obj(object).is_some()
+    |object| native::<OpeningCause>(object).is_some()
 );

@@ -2,11 +2,12 @@
 //! format 0.0.4, for a `/metrics` endpoint. It reads statuses already taken
 //! (`listCircuits()`, `getStatus()`): rendering touches no storage.
 
+use crate::php::engine::handlers::native;
 use std::fmt::Write;
 
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{Iterable, ZendClassObject, ZendHashTable, Zval};
+use ext_php_rs::types::{Iterable, ZendHashTable, Zval};
 
 use super::engine::args::Text;
 use super::error::value_error;
@@ -77,11 +78,7 @@ impl PrometheusExporter {
         // A Traversable that cannot be rewound (a generator already run)
         // yields nothing.
         for (key, value) in statuses.iter().into_iter().flatten() {
-            let Some(status) = value
-                .object()
-                .and_then(ZendClassObject::<CircuitStatus>::from_zend_obj)
-                .and_then(|object| object.obj.as_ref())
-            else {
+            let Some(status) = value.object().and_then(native::<CircuitStatus>) else {
                 return Err(type_error(format!(
                     "PrometheusExporter::render(): Argument #1 ($statuses) must hold only Zeusi\\CircuitBreaker\\Status\\CircuitStatus objects, {} given at key {}",
                     type_name(&value),

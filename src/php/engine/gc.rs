@@ -15,7 +15,7 @@ use std::os::raw::c_int;
 
 use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::ffi::{zend_array, zend_object, zval};
-use ext_php_rs::types::{ZendClassObject, Zval};
+use ext_php_rs::types::Zval;
 use ext_php_rs::zend::ZendObjectHandlers;
 
 use super::ffi::{GcBuffer as RawGcBuffer, zend_get_gc_buffer_create, zend_get_gc_buffer_grow};
@@ -87,7 +87,7 @@ unsafe extern "C" fn get_gc<T: HoldsPhpValues>(
             }
         }
         let native = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            if let Some(native) = ZendClassObject::<T>::from_zend_obj(&*object).and_then(|object| object.obj.as_ref()) {
+            if let Some(native) = super::handlers::native::<T>(&*object) {
                 native.report(&mut gc);
             }
         }));

@@ -7,7 +7,6 @@ use std::cell::{Cell, RefCell};
 
 use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::exception::PhpException;
-use ext_php_rs::types::ZendClassObject;
 
 use super::current_fiber;
 use super::throwable::logic_exception;
@@ -160,7 +159,7 @@ pub fn refuse_reconstruction<T: RegisteredClass>() -> Result<(), PhpException> {
     // `This` its object.
     let constructed = super::globals::current_frame()
         .and_then(|frame| frame.This.object())
-        .is_some_and(|this| ZendClassObject::<T>::from_zend_obj(this).is_some());
+        .is_some_and(|this| super::handlers::native::<T>(this).is_some());
     if constructed {
         return Err(reconstruction_refused::<T>());
     }

@@ -13,7 +13,7 @@ use std::ffi::{c_int, c_void};
 use ext_php_rs::class::RegisteredClass;
 use ext_php_rs::exception::PhpException;
 use ext_php_rs::ffi::{zend_execute_data, zend_function, zend_object, zend_string, zval};
-use ext_php_rs::types::{ZendClassObject, ZendObject, ZendStr, Zval};
+use ext_php_rs::types::{ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::{ExecuteData, ZendObjectHandlers};
 
 use super::ffi::zend_std_read_property;
@@ -51,7 +51,7 @@ fn guards() -> Option<&'static Guards> {
 }
 
 fn constructed<T: RegisteredClass>(object: &ZendObject) -> bool {
-    ZendClassObject::<T>::from_zend_obj(object).is_some()
+    super::handlers::native::<T>(object).is_some()
 }
 
 /// The class of `value` when it is an object of ours made without its

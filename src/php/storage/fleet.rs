@@ -1,10 +1,11 @@
 //! `Storage\FleetStorage`: the host tier in front of a Redis or Memcached
 //! fleet store (`storage/fleet/`).
 
+use crate::php::engine::handlers::native;
 use std::rc::Rc;
 
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{ZendClassObject, Zval};
+use ext_php_rs::types::Zval;
 
 use super::memcached::MemcachedStorage;
 use super::redis::RedisStorage;
@@ -26,14 +27,11 @@ use crate::storage::shm::SharedMemoryStorage as ShmStorage;
 /// and the prefix of its keys.
 fn fleet_store(object: &Zval) -> Option<(Rc<dyn CircuitStore>, Vec<u8>)> {
     let found = object.object()?;
-    if let Some(redis) = ZendClassObject::<RedisStorage>::from_zend_obj(found).and_then(|o| o.obj.as_ref()) {
+    if let Some(redis) = native::<RedisStorage>(found) {
         let prefix = redis.storage.prefix().to_vec();
         return Some((Rc::clone(&redis.storage) as Rc<dyn CircuitStore>, prefix));
     }
-    let memcached = &ZendClassObject::<MemcachedStorage>::from_zend_obj(found)?
-        .obj
-        .as_ref()?
-        .storage;
+    let memcached = &native::<MemcachedStorage>(found)?.storage;
     let prefix = memcached.prefix().unwrap_or_default().to_vec();
     Some((Rc::clone(memcached) as Rc<dyn CircuitStore>, prefix))
 }
@@ -79,14 +77,9 @@ impl FleetStorage {
         let prefix = host
             .and_then(|host| host.0.object())
             .and_then(|object| {
-                let shared = ZendClassObject::<SharedMemoryStorage>::from_zend_obj(object)
-                    .and_then(|o| o.obj.as_ref())
+                let shared = native::<SharedMemoryStorage>(object)
                     .map(|o| &o.storage)
-                    .or_else(|| {
-                        ZendClassObject::<ApcuStorage>::from_zend_obj(object)
-                            .and_then(|o| o.obj.as_ref())
-                            .map(|o| &o.storage)
-                    })?;
+                    .or_else(|| native::<ApcuStorage>(object).map(|o| &o.storage))?;
                 Some(match shared {
                     SharedStorage::Ready(storage) => Ok(storage.prefix().to_vec()),
                     SharedStorage::Unavailable(none) => Err(none.why().to_owned()),
