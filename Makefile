@@ -5,8 +5,11 @@
 PHP        ?= php
 PHP_CONFIG ?= php-config
 EXTENSION  := $(CURDIR)/build/circuit_breaker.so
-# The same with the `testing` feature (Cargo.toml), for tests/testing/ only.
+# The same with the `testing` feature (Cargo.toml), for tests/testing/ only,
+# built in a cargo target directory of its own: with one, every switch of
+# the feature would rebuild this crate.
 TESTING_EXTENSION := $(CURDIR)/build/testing/circuit_breaker.so
+TESTING_TARGET    := $(CURDIR)/target/with-testing
 # The PHP the extension is built for. ext-php-rs reads PHP_CONFIG and PHP;
 # every cargo command here, and the phpize build in ext/, give it the same
 # absolute paths, so that none of them regenerates the others' bindings.
@@ -44,11 +47,13 @@ build: deps-build
 
 # The extension with what only tests use (the `testing` feature:
 # circuit_breaker_test_panic()), beside the one `make build` ships, which
-# stays without it.
-build-testing: deps-build
-	$(CARGO) build --profile testing --features testing
+# stays without it. Its target directory starts from the release build's
+# dependencies (scripts/seed-target.sh), the same crates built the same way.
+build-testing: build
+	@scripts/seed-target.sh target/release $(TESTING_TARGET)/release
+	CARGO_TARGET_DIR=$(TESTING_TARGET) $(CARGO) build --release --features testing
 	@mkdir -p build/testing
-	install -m 0755 target/testing/libcircuit_breaker.so $(TESTING_EXTENSION)
+	install -m 0755 $(TESTING_TARGET)/release/libcircuit_breaker.so $(TESTING_EXTENSION)
 
 # The pre-packaged binary PIE downloads for this PHP, stripped, named as PIE
 # expects (docs/releasing.md): dist/php_circuit_breaker-VERSION_phpX.Y-ARCH-linux-LIBC-nts.zip.

@@ -52,11 +52,15 @@ copy=$scratch/copy
 mkdir -p "$copy"
 (cd "$root" && git ls-files -co --exclude-standard -z | tar --null -cf - -T -) | tar -xf - -C "$copy"
 # Its own target directory: cargo would take this checkout's artifacts as fresh
-# for the copy, and the copy's sources would never be compiled.
+# for the copy, and the copy's sources would never be compiled. It starts
+# from this checkout's dependencies, without this crate (seed-target.sh):
+# the copy's sources are compiled, the same dependencies are not again.
+"$root/scripts/seed-target.sh" "$root/target/release" "$scratch/target/release"
 (cd "$copy/ext" && phpize && ./configure && CARGO_TARGET_DIR="$scratch/target" make && make install INSTALL_ROOT="$scratch/pie") \
     >"$scratch/pie.log" 2>&1
 status=$?
 check "phpize, ./configure, make, make install succeed" test $status -eq 0 || tail -30 "$scratch/pie.log"
+check "the PIE build compiles the copy's sources" grep -q "Compiling circuit_breaker v.* ($copy)" "$scratch/pie.log"
 check "the PIE build installs modules/circuit_breaker.so" test -f "$scratch/pie$extension_dir/circuit_breaker.so"
 check "the PIE-built module works" smoke "$scratch/pie$extension_dir/circuit_breaker.so"
 check "the PIE build installs the stubs" test -f "$scratch/pie$prefix/share/php/circuit_breaker/circuit_breaker.stub.php"
