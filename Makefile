@@ -18,7 +18,9 @@ CARGO      = PHP_CONFIG="$$(command -v $(PHP_CONFIG))" PHP="$$($(PHP_CONFIG) --p
 # PHP 8.4 (NTS), tested beside Debian 12's 8.2: Debian 13's php8.4 source,
 # built once into a cache outside the checkout (scripts/php84.sh). Its
 # extension has a cargo target directory of its own: the two PHPs' bindings
-# differ, and one build would regenerate the other's.
+# differ, and one build would regenerate the other's. It starts from the
+# 8.2 builds' crates (scripts/seed-target.sh): only ext-php-rs, whose
+# bindings are 8.4's, and this crate are compiled again.
 PHP84_PREFIX  := $(shell scripts/php84.sh --prefix)
 PHP84         := $(PHP84_PREFIX)/bin/php
 PHP84_CONFIG  := $(PHP84_PREFIX)/bin/php-config
@@ -65,6 +67,7 @@ php84:
 	@scripts/php84.sh
 
 build84: php84 deps-build
+	@scripts/seed-target.sh target/release target/php8.4/release
 	$(CARGO84) build --release
 	@mkdir -p build/php8.4
 	install -m 0755 target/php8.4/release/libcircuit_breaker.so $(EXTENSION84)
@@ -127,6 +130,7 @@ test-integration84: deps build84
 
 # clippy on PHP 8.4's bindings too (the core without PHP is the same).
 lint84: php84 deps-build
+	@scripts/seed-target.sh target/debug target/php8.4/debug
 	$(CARGO84) clippy --all-targets -- -D warnings
 
 test84: lint84 test-phpt84 test-integration84

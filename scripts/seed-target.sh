@@ -3,9 +3,11 @@
 # TO without this crate's own artifacts, so that a build in TO compiles this
 # crate and takes the dependencies as FROM compiled them, as a warm cache
 # would: cargo's fingerprints still decide, and rebuild whatever is stale
-# (cargo also moves the build scripts' output paths to TO). The separate
-# builds of the same sources (the `testing` feature's, the PIE build's)
-# would otherwise compile every dependency again, two to three minutes each.
+# (cargo also moves the build scripts' output paths to TO; a build for
+# another PHP reruns ext-php-rs' build script, which reads PHP_CONFIG, and
+# compiles ext-php-rs again). The separate builds of the same sources (the
+# `testing` feature's, the PIE build's, PHP 8.4's) would otherwise compile
+# every dependency again, one to three minutes each.
 # Does nothing when TO exists already or FROM has not been built.
 #   seed-target.sh FROM TO
 set -euo pipefail
