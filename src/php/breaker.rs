@@ -1,7 +1,6 @@
 //! `CircuitBreaker`: one service's circuit, over a configuration, a storage,
 //! an optional listener and a clock.
 
-use crate::php::engine::handlers::native;
 use std::cell::{Cell, OnceCell};
 use std::rc::Rc;
 
@@ -16,7 +15,7 @@ use super::engine::args::{Float, TextRef, describe, list_values};
 use super::engine::callback::{contain_panic, ending, finish};
 use super::engine::classes::{circuit_breaker_interface, manual_control_interface};
 use super::engine::gc::{GcBuffer, HoldsPhpValues};
-use super::engine::handlers::{Arguments, FastConstruct, HotMethod, Refused, replace_method};
+use super::engine::handlers::{Arguments, FastConstruct, HotMethod, Refused, native, replace_method};
 use super::engine::reentry::AtWork;
 use super::engine::typed::Bytes;
 use super::enums::{RejectionReason, State};

@@ -1,7 +1,6 @@
 //! Clocks: the system clock by default, a mock clock for tests, or any PHP
 //! object with a `now()` method (a PSR-20 clock).
 
-use crate::php::engine::handlers::native;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::Zval;
 
@@ -9,6 +8,7 @@ use super::engine::args::{Float, shown_float};
 use super::engine::callback::{call_function, call_method, finish, overrides};
 use super::engine::classes::clock_interface;
 use super::engine::gc::GcBuffer;
+use super::engine::handlers::native;
 use super::engine::reentry::refuse_reconstruction;
 use super::engine::time::clock_time as system_time;
 use super::engine::typed::DateTime;

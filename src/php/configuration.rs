@@ -1,6 +1,5 @@
 //! Configuration, opening rules, half-open policies and ramp curves.
 
-use crate::php::engine::handlers::native;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -14,7 +13,7 @@ use super::engine::args::{ArrayArg, Float, Int, describe, list_values, reject};
 use super::engine::callback::{CallError, call_method, overrides};
 use super::engine::classes::{half_open_policy_interface, opening_rule_interface, ramp_curve_interface};
 use super::engine::gc::{GcBuffer, HoldsPhpValues};
-use super::engine::handlers::{Arguments, FastConstruct, HotStatic, Refused, replace_static};
+use super::engine::handlers::{Arguments, FastConstruct, HotStatic, Refused, native, replace_static};
 use super::engine::readonly::{ReadOnlyProperties, Type, read_only};
 use super::engine::reentry::{PerFiber, refuse_reconstruction};
 use super::engine::typed::Array;

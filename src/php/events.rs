@@ -1,6 +1,5 @@
 //! Events, and their delivery to the listener.
 
-use crate::php::engine::handlers::native;
 use ext_php_rs::convert::IntoZval;
 use ext_php_rs::prelude::*;
 use ext_php_rs::types::{ZendClassObject, Zval};
@@ -10,6 +9,7 @@ use super::engine::args::{Float, Int, ServiceName, object_arg, value_error};
 use super::engine::callback::{CallError, call_method};
 use super::engine::classes::event_interface;
 use super::engine::gc::{GcBuffer, HoldsPhpValues};
+use super::engine::handlers::native;
 use super::engine::readonly::{ReadOnlyProperties, Type, read_only};
 use super::engine::reentry::refuse_reconstruction;
 use super::engine::typed::Bytes;

@@ -2,7 +2,6 @@
 //! format 0.0.4, for a `/metrics` endpoint. It reads statuses already taken
 //! (`listCircuits()`, `getStatus()`): rendering touches no storage.
 
-use crate::php::engine::handlers::native;
 use std::fmt::Write;
 
 use ext_php_rs::flags::DataType;
@@ -10,6 +9,7 @@ use ext_php_rs::prelude::*;
 use ext_php_rs::types::{Iterable, ZendHashTable, Zval};
 
 use super::engine::args::Text;
+use super::engine::handlers::native;
 use super::error::value_error;
 use super::status::CircuitStatus;
 use crate::metrics::prometheus::{Sample, escape_label_value, is_label_name, is_metric_name, render};

@@ -1,7 +1,6 @@
 //! `Storage\FleetStorage`: the host tier in front of a Redis or Memcached
 //! fleet store (`storage/fleet/`).
 
-use crate::php::engine::handlers::native;
 use std::rc::Rc;
 
 use ext_php_rs::prelude::*;
@@ -15,6 +14,7 @@ use crate::core::error::ConfigError;
 use crate::php::clock::system_now_ms;
 use crate::php::engine::args::{Float, Text, describe};
 use crate::php::engine::classes::storage_interface;
+use crate::php::engine::handlers::native;
 use crate::php::engine::reentry::refuse_reconstruction;
 use crate::php::error::invalid_configuration;
 use crate::php::params::StorageArg;
