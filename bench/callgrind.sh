@@ -8,6 +8,8 @@
 # against a redis-server started here; so is the `memcached` one
 # (MemcachedStorage, issue 22), against a memcached started here, with the
 # server commands of a call beside it (bench/memcached-commands.php).
+# `per-request-userland` is the floor of `per-request`: the same code on
+# classes written in PHP that do nothing (bench/userland-floor.php).
 # Usage: bench/callgrind.sh PATH/TO/circuit_breaker.so [scenario...]
 set -euo pipefail
 extension=${1:?usage: bench/callgrind.sh PATH/TO/circuit_breaker.so [scenario...]}
@@ -18,7 +20,7 @@ source "$here/../scripts/processes.sh"
 at_exit 'rm -rf "$work"'
 n=${CALLGRIND_ITERATIONS:-2000}
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=(floor reused bulkhead rejected per-request one-service many-services listener)
+[ ${#scenarios[@]} -gt 0 ] || scenarios=(floor reused bulkhead rejected per-request per-request-userland one-service many-services listener)
 if [[ " ${scenarios[*]} " =~ \ (fleet|redis|redis-rejected)\  ]]; then
     port=$(php -r '$s = stream_socket_server("tcp://127.0.0.1:0"); echo explode(":", stream_socket_get_name($s, false))[1];')
     start_group -C "$work" redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --logfile "$work/redis.log"
@@ -45,5 +47,5 @@ for scenario in "${scenarios[@]}"; do
     [ "$scenario" != many-services ] || [ "$runs" -ge 5000 ] || runs=5000
     low=$(instructions "$scenario" "$runs")
     high=$(instructions "$scenario" "$((11 * runs))")
-    printf '%-16s %10d instructions/iteration\n' "$scenario" $(((high - low) / (10 * runs)))
+    printf '%-22s %10d instructions/iteration\n' "$scenario" $(((high - low) / (10 * runs)))
 done

@@ -9,6 +9,9 @@
 #                   `per-request` scenario of bench/scenarios.php
 #   ours-redis.php  the same on a RedisStorage (when redis-server exists,
 #                   against one started here)
+#   userland.php    the same code on the classes of bench/userland-floor.php,
+#                   written in PHP and doing nothing, declared at the top of
+#                   the script: what PHP spends on the seed's usage itself
 # The master runs twice, with pm.max_requests K1 then K2: each script is
 # served by a worker of its own, which exits after K requests and leaves its
 # callgrind profile. Instructions per request = (the worker's total at K2 -
@@ -43,13 +46,9 @@ www=$work/www
 mkdir -p "$www"
 scripts=(empty.php ours.php)
 echo '<?php echo "ok\n";' > "$www/empty.php"
-ours() { # the storage's expression
+# The request itself, on the storage of expression $1.
+request() {
     cat <<PHP
-<?php
-use Zeusi\CircuitBreaker\CircuitBreaker;
-use Zeusi\CircuitBreaker\Configuration;
-use Zeusi\CircuitBreaker\HalfOpen\RampPolicy;
-use Zeusi\CircuitBreaker\Opening\FailureRateRule;
 \$configuration = new Configuration(
     timeWindow: 60,
     openingRules: [new FailureRateRule(threshold: 50, minimumRequests: 10)],
@@ -63,6 +62,11 @@ if (\$breaker->acquirePermission()) {
 echo "ok\n";
 PHP
 }
+ours() { # the storage's expression
+    echo '<?php'
+    printf 'use Zeusi\\CircuitBreaker\\%s;\n' CircuitBreaker Configuration HalfOpen\\RampPolicy Opening\\FailureRateRule
+    request "$1"
+}
 ours "new Zeusi\CircuitBreaker\Storage\SharedMemoryStorage('bench:')" > "$www/ours.php"
 if command -v redis-server > /dev/null; then
     redis_port=$(free_port)
@@ -71,6 +75,12 @@ if command -v redis-server > /dev/null; then
     ours "new Zeusi\CircuitBreaker\Storage\RedisStorage('redis://127.0.0.1:$redis_port', 'bench:', 1.0)" > "$www/ours-redis.php"
     scripts+=(ours-redis.php)
 fi
+# In the namespace of the classes it declares, which need no import.
+{
+    cat "$here/userland-floor.php"
+    request "new SharedMemoryStorage('bench:')"
+} > "$www/userland.php"
+scripts+=(userland.php)
 
 php_flags=(-n -d "extension=$extension" -d circuit_breaker.shm_size=96M)
 # Not `| grep -q`: with pipefail, php's write after grep quit fails the test.

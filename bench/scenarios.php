@@ -5,6 +5,8 @@
 // the `fleet` scenario too (the protected call on FleetStorage, issue 12),
 // and `redis` and `redis-rejected` (RedisStorage permitted and rejected calls,
 // issue 22); with CB_BENCH_MEMCACHED (host:port), the `memcached` one (issue 22).
+// `per-request-userland` is the floor of `per-request`: the same code on the
+// PHP classes of bench/userland-floor.php, which do nothing.
 
 use Zeusi\CircuitBreaker\CircuitBreaker;
 use Zeusi\CircuitBreaker\Configuration;
@@ -14,6 +16,9 @@ use Zeusi\CircuitBreaker\Storage\FleetStorage;
 use Zeusi\CircuitBreaker\Storage\MemcachedStorage;
 use Zeusi\CircuitBreaker\Storage\RedisStorage;
 use Zeusi\CircuitBreaker\Storage\SharedMemoryStorage;
+use Bench\Userland as Floor;
+
+require_once __DIR__ . '/userland-floor.php';
 
 /** An open duration no run of the bench outlasts, in seconds. */
 const OPEN_FOR_THE_RUN = 86_400;
@@ -100,6 +105,22 @@ function bench_scenarios(): array
                     halfOpenPolicy: RampPolicy::createExponential(duration: 60, initialRatio: 0.01),
                 );
                 $breaker = new CircuitBreaker('per-request', $configuration, new SharedMemoryStorage('bench:'));
+                if ($breaker->acquirePermission()) {
+                    $breaker->registerSuccess();
+                }
+            }
+        },
+        // The same, on classes written in PHP that do nothing: what PHP
+        // spends on the seed's usage itself.
+        'per-request-userland' => function (int $n) {
+            for ($i = 0; $i < $n; $i++) {
+                $configuration = new Floor\Configuration(
+                    timeWindow: 60,
+                    openingRules: [new Floor\FailureRateRule(threshold: 50, minimumRequests: 10)],
+                    openDuration: 10,
+                    halfOpenPolicy: Floor\RampPolicy::createExponential(duration: 60, initialRatio: 0.01),
+                );
+                $breaker = new Floor\CircuitBreaker('per-request', $configuration, new Floor\SharedMemoryStorage('bench:'));
                 if ($breaker->acquirePermission()) {
                     $breaker->registerSuccess();
                 }
