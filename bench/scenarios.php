@@ -111,7 +111,9 @@ function bench_scenarios(): array
             }
         },
         // The same, on classes written in PHP that do nothing: what PHP
-        // spends on the seed's usage itself.
+        // spends on the seed's usage itself. Written out again rather than
+        // shared with `per-request`: a class named by a variable is looked
+        // up on every `new`, which neither loop does.
         'per-request-userland' => function (int $n) {
             for ($i = 0; $i < $n; $i++) {
                 $configuration = new Floor\Configuration(
