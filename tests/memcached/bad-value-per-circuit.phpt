@@ -11,8 +11,7 @@ use Zeusi\CircuitBreaker\Storage\MemcachedStorage;
 $address = memcached_env('CB_MEMCACHED');
 // Overwritten counters must be those the calls below count in.
 wait_for_a_fresh_minute();
-$run = getmypid();
-$prefix = "poison$run";
+$prefix = 'poison' . run_id();
 $storage = new MemcachedStorage($address, $prefix, timeout: 1.0);
 $listeners = $breakers = [];
 foreach (['victim-state', 'victim-counters', 'healthy-1', 'healthy-2', 'healthy-3', 'healthy-4'] as $service) {
@@ -53,7 +52,7 @@ $healthyFailures = array_sum(array_map(fn ($service) => count(storage_failures($
 echo "healthy circuits: $healthyCalls of 200 calls permitted, $healthyFailures StorageFailed\n";
 foreach (['victim-state', 'victim-counters'] as $service) {
     $failures = storage_failures($listeners[$service]);
-    echo "$service: ", count($failures), " StorageFailed", $failures === [] ? '' : ': ' . preg_replace('/:b:\d+:/', ':b:{bucket}:', str_replace((string) $run, '{run}', $failures[0])), "\n";
+    echo "$service: ", count($failures), " StorageFailed", $failures === [] ? '' : ': ' . preg_replace('/:b:\d+:/', ':b:{bucket}:', str_replace($prefix, 'poison{run}', $failures[0])), "\n";
     echo "$service still protected: ", $breakers[$service]->getState()->value, "\n";
 }
 ?>

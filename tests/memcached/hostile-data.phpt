@@ -11,8 +11,7 @@ use Zeusi\CircuitBreaker\Storage\MemcachedStorage;
 $address = memcached_env('CB_MEMCACHED');
 // Overwritten counters must be those the calls below count in.
 wait_for_a_fresh_minute();
-$run = getmypid();
-$prefix = "hostile$run";
+$prefix = 'hostile' . run_id();
 $stateKey = "{$prefix}cb:api:s";
 $listener = new RecordingListener();
 $breaker = new CircuitBreaker('api', configuration(minimum: 4, timeWindow: 3600), new MemcachedStorage($address, $prefix, timeout: 1.0), $listener);
@@ -21,7 +20,7 @@ memcached_overwrite($address, $stateKey, "\x00garbage \r\nwith controls");
 [, $ttl] = memcached_item($address, $stateKey);
 echo "overwritten, time to live: $ttl\n";
 var_dump($breaker->acquirePermission());
-echo str_replace((string) $run, '{run}', implode("\n", storage_failures($listener))), "\n";
+echo str_replace($prefix, 'hostile{run}', implode("\n", storage_failures($listener))), "\n";
 [$value, $ttl] = memcached_item($address, $stateKey);
 echo "now holds a state: ", preg_match('/^\d:\d+:\d+$/', $value) ? 'yes' : "no ($value)", ", with a time to live: ", $ttl > 0 ? 'yes' : "no ($ttl)", "\n";
 
