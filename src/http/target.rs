@@ -101,11 +101,19 @@ impl Target {
             Some(port) => port.parse::<u16>().ok().filter(|port| *port != 0)?,
         };
         let host = host.trim_end_matches('.').to_ascii_lowercase();
-        if host.is_empty() {
+        // Only a host a pattern could name: nothing else from a URL (a
+        // control byte, a space) ever names a circuit or reaches a log.
+        if host.is_empty() || !host.bytes().all(is_host_byte) {
             return None;
         }
         Some(Self { host, port })
     }
+}
+
+/// A byte of a host that patterns name and circuits are named after:
+/// letters, digits, '-', '_', '.', and ':' for an IPv6 address.
+fn is_host_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b':')
 }
 
 /// `host`, `host:port`, `[v6]` or `[v6]:port`.
@@ -178,10 +186,7 @@ impl HostPattern {
         if name.is_empty() || name.contains('*') {
             return Err(refuse("a '*' may only open the pattern, as '*.'"));
         }
-        if !name
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b':'))
-        {
+        if !name.bytes().all(is_host_byte) {
             return Err(refuse("a host holds letters, digits, '-', '_' and '.' only"));
         }
         Ok(Self { host, wildcard, port })
@@ -234,6 +239,24 @@ mod tests {
         assert_eq!(target("file:///etc/passwd"), None);
         assert_eq!(target("http://example.com:99999/"), None);
         assert_eq!(target("http:///nohost"), None);
+    }
+
+    #[test]
+    fn hosts_no_pattern_could_name_name_no_circuit() {
+        for url in [
+            "http://evil\r\nforged.example.com/",
+            "http://a\x1b[31m.example.com/",
+            "http://a b.example.com/",
+            "http://a%0d%0a.example.com/",
+            "http://\u{e9}.example.com/",
+            "http://[fe80::1%25eth0]/",
+        ] {
+            assert_eq!(target(url), None, "{url:?}");
+        }
+        assert_eq!(
+            target("http://a_b-c.example.com/q?a b").as_deref(),
+            Some("a_b-c.example.com:80")
+        );
     }
 
     #[test]

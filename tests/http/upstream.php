@@ -6,6 +6,8 @@
 //   /status/NNN[/MS]   answers with status NNN (after MS milliseconds)
 //   /delay/MS          answers 200 after MS milliseconds
 //   /redirect/PORT     answers 302 to http://127.0.0.1:PORT/status/200
+//   /loop              answers 302 to /loop, for ever
+//   /reason/NNN        answers status NNN with a Latin-1 reason phrase
 //   anything else      STATUS (200 by default)
 // After each request, COUNT_FILE holds the number of requests served.
 
@@ -71,9 +73,15 @@ while (true) {
             $delay = (int) $match[1] / 1000;
         } elseif (preg_match('~^/redirect/(\d+)~', $path, $match)) {
             [$status, $headers] = [302, "Location: http://127.0.0.1:{$match[1]}/status/200\r\n"];
+        } elseif ($path === '/loop') {
+            [$status, $headers] = [302, "Location: /loop\r\n"];
+        }
+        $reason = "Status $status";
+        if (preg_match('~^/reason/(\d{3})~', $path, $match)) {
+            [$status, $reason] = [(int) $match[1], "Tr\xe8s bien"];
         }
         $body = "status $status\n";
-        $clients[$id]['reply'] = "HTTP/1.1 $status Status $status\r\n{$headers}Content-Type: text/plain\r\nContent-Length: "
+        $clients[$id]['reply'] = "HTTP/1.1 $status $reason\r\n{$headers}Content-Type: text/plain\r\nContent-Length: "
             . strlen($body) . "\r\nConnection: close\r\n\r\n" . ($method === 'HEAD' ? '' : $body);
         $clients[$id]['due'] = microtime(true) + $delay;
     }

@@ -403,7 +403,14 @@ fn begin_transfer(object: *mut zend_object) {
         if handle.unix_socket.is_some() || handle.callers {
             return None;
         }
-        let pending = match transfer::admit(handle.url.as_deref()?) {
+        let url = handle.url.as_deref()?;
+        // libcurl refuses a URL with a space or a control byte before it
+        // sends anything (CURLE_URL_MALFORMAT): nothing to admit, no trial
+        // to spend.
+        if url.iter().any(|byte| *byte <= b' ' || *byte == 0x7f) {
+            return None;
+        }
+        let pending = match transfer::admit(url) {
             Admission::Unguarded => return None,
             Admission::Refused(_) => {
                 set_text_option(object, CURLOPT_UNIX_SOCKET_PATH, Some(&CString::from(NOWHERE)));

@@ -10,8 +10,10 @@
 //! of the stream's headers, or, when the wrapper returned no stream, the
 //! "HTTP request failed! HTTP/1.1 503 ..." it logged (a 404 without
 //! `ignore_errors` is an answer, a success); no status at all is a
-//! transport failure. The opener returns once the headers are read: a slow
-//! body is not in the duration.
+//! transport failure, unless the wrapper gave up by itself (a writing
+//! mode, its redirect limit, a URL it cannot parse): what the client
+//! refused to do counts nothing. The opener returns once the headers are
+//! read: a slow body is not in the duration.
 
 use std::ffi::{CStr, c_char, c_int};
 use std::panic::AssertUnwindSafe;
@@ -113,7 +115,19 @@ unsafe extern "C" fn open(
     };
     // SAFETY: the URL being opened, NUL-terminated.
     let url = unsafe { CStr::from_ptr(path) }.to_bytes();
-    let ticket = match transfer::admit(url) {
+    // SAFETY: the mode of this open, NUL-terminated.
+    let writes = !mode.is_null()
+        && unsafe { CStr::from_ptr(mode) }
+            .to_bytes()
+            .iter()
+            .any(|byte| b"awx+".contains(byte));
+    // The http wrapper refuses a writing open before it sends anything.
+    let admission = if writes {
+        Admission::Unguarded
+    } else {
+        transfer::admit(url)
+    };
+    let ticket = match admission {
         // SAFETY: the original opener, with the arguments it was called for.
         Admission::Unguarded => return unsafe { original(wrapper, path, mode, options, opened_path, context) },
         Admission::Refused(refusal) => {
@@ -144,15 +158,41 @@ unsafe extern "C" fn open(
     };
     let duration_ms = started.elapsed().as_millis() as i64;
     // SAFETY: a stream the opener returned, alive, or null.
-    let status = match unsafe { stream.as_ref() } {
-        Some(stream) => final_status(&stream.wrapperdata),
-        None => logged_status(wrapper),
+    let ending = match unsafe { stream.as_ref() } {
+        Some(stream) => Ending::Answered(final_status(&stream.wrapperdata)),
+        None => logged_ending(wrapper),
     };
-    // No status: the request never got an answer.
-    let code = if status == 0 { 7 } else { 0 };
-    ticket.finish(code, status, Some(duration_ms));
+    match ending {
+        Ending::Answered(status) if status != 0 => ticket.finish(0, status, Some(duration_ms)),
+        // The request never got an answer.
+        Ending::Answered(_) | Ending::NoAnswer => ticket.finish(7, 0, Some(duration_ms)),
+        Ending::RefusedByTheClient => drop(ticket),
+    }
     stream
 }
+
+/// How an open ended, for its circuit.
+enum Ending {
+    /// With the status of the last response (0: none).
+    Answered(u16),
+    /// The server or the network failed: refused, timed out, reset, no
+    /// name, TLS.
+    NoAnswer,
+    /// The wrapper gave up by itself: it tells nothing about the service.
+    RefusedByTheClient,
+}
+
+/// The starts of what PHP's http wrapper logs when it gives up by itself:
+/// its redirect limit (`max_redirects`), a URL it will not send, a timeout
+/// it cannot wait, a redirect to a URL it cannot follow (the server did
+/// answer).
+const GIVEN_UP_BY_THE_CLIENT: [&[u8]; 5] = [
+    b"Redirection limit reached",
+    b"HTTP wrapper does not support writeable connections",
+    b"HTTP wrapper full URI path does not allow CR or LF characters",
+    b"timeout must be lower than",
+    b"Invalid redirect URL!",
+];
 
 /// The status of the last response among the header lines of a stream.
 fn final_status(headers: &zval) -> u16 {
@@ -169,43 +209,62 @@ fn final_status(headers: &zval) -> u16 {
         .unwrap_or(0)
 }
 
-/// The status the http wrapper logged for `wrapper` when it returned no
-/// stream ("HTTP request failed! HTTP/1.1 404 Not Found"), or 0.
-fn logged_status(wrapper: *mut php_stream_wrapper) -> u16 {
+/// How an open that returned no stream ended, from what the http wrapper
+/// logged for `wrapper`: the status of "HTTP request failed! HTTP/1.1 404
+/// Not Found", or a message of its own giving up, or a transport error.
+/// Nothing logged at all: PHP could not parse the URL, the client's doing.
+fn logged_ending(wrapper: *mut php_stream_wrapper) -> Ending {
+    let mut status = 0;
+    let mut logged = false;
+    let mut given_up = false;
+    for_each_logged_error(wrapper, |message| {
+        logged = true;
+        given_up |= GIVEN_UP_BY_THE_CLIENT.iter().any(|start| message.starts_with(start));
+        if let Some(line) = message.strip_prefix(b"HTTP request failed! ".as_slice())
+            && let Some(found) = status_of_line(line)
+        {
+            status = found;
+        }
+    });
+    if status != 0 {
+        Ending::Answered(status)
+    } else if given_up || !logged {
+        Ending::RefusedByTheClient
+    } else {
+        Ending::NoAnswer
+    }
+}
+
+/// Calls `each` with every message the http wrapper logged for `wrapper`
+/// in this request, oldest first.
+fn for_each_logged_error(wrapper: *mut php_stream_wrapper, mut each: impl FnMut(&[u8])) {
     // SAFETY: the file globals of the process; the request's table of
     // wrapper errors, keyed by the bytes of a wrapper's address, holds a
     // `zend_llist *` of `char *` messages per wrapper.
     unsafe {
         let errors = (*ext_php_rs::ffi::ext_php_rs_file_globals()).wrapper_errors;
         if errors.is_null() {
-            return 0;
+            return;
         }
         let key = std::ptr::from_ref(&wrapper).cast::<c_char>();
         let entry = ext_php_rs::ffi::zend_hash_str_find(errors, key, size_of::<*mut php_stream_wrapper>());
         let Some(entry) = entry.as_ref() else {
-            return 0;
+            return;
         };
         if entry.u1.v.type_ as u32 != IS_PTR {
-            return 0;
+            return;
         }
         let Some(list) = entry.value.ptr.cast::<zend_llist>().as_ref() else {
-            return 0;
+            return;
         };
-        let mut status = 0;
         let mut element = list.head;
         while let Some(current) = element.as_ref() {
             let message = current.data.as_ptr().cast::<*const c_char>().read_unaligned();
             if !message.is_null() {
-                let text = CStr::from_ptr(message).to_bytes();
-                if let Some(line) = text.strip_prefix(b"HTTP request failed! ".as_slice())
-                    && let Some(found) = status_of_line(line)
-                {
-                    status = found;
-                }
+                each(CStr::from_ptr(message).to_bytes());
             }
             element = current.next;
         }
-        status
     }
 }
 
