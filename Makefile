@@ -104,6 +104,7 @@ test-integration: deps build
 	$(NO_LEFTOVERS) tests/integration/fpm-bulkhead.sh $(EXTENSION)
 	$(NO_LEFTOVERS) tests/integration/fpm-metrics.sh $(EXTENSION)
 	$(NO_LEFTOVERS) tests/integration/fpm-http.sh $(EXTENSION)
+	$(NO_LEFTOVERS) tests/integration/fpm-http-pools.sh $(EXTENSION)
 	$(NO_LEFTOVERS) tests/integration/redis.sh $(EXTENSION)
 	$(NO_LEFTOVERS) tests/integration/memcached.sh $(EXTENSION)
 	tests/integration/demo-leftovers.sh $(EXTENSION)
@@ -125,6 +126,7 @@ test-integration84: deps build84
 	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/fpm-bulkhead.sh $(EXTENSION84)
 	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/fpm-metrics.sh $(EXTENSION84)
 	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/fpm-http.sh $(EXTENSION84)
+	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/fpm-http-pools.sh $(EXTENSION84)
 	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/redis.sh $(EXTENSION84)
 	$(NO_LEFTOVERS) $(WITH_PHP84) tests/integration/memcached.sh $(EXTENSION84)
 

@@ -930,6 +930,14 @@ namespace Zeusi\CircuitBreaker\Http {
         public static function isEnabled(): bool {}
 
         /**
+         * Checks the breakers file at $path as PHP's startup would read it: the
+         * names of the breakers that guard, and each mistake as its warning says
+         * it (a breaker that is wrong is left out, every other one guards).
+         * @return array{breakers: list<string>, problems: list<string>}
+         */
+        public static function checkBreakersFile(string $path): array {}
+
+        /**
          * Runs $call and returns its result (its exception goes through) with the
          * hooks standing aside, for a client middleware that counts its transfers on
          * a breaker of its own: every transfer started during the call, and every

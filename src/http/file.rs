@@ -1,7 +1,8 @@
 //! The breakers file (`circuit_breaker.http_config`): named breakers, each
 //! with its hosts and its overrides of the defaults, in INI sections as
-//! PHP operators write them. Read and checked once, at module startup: an
-//! error names the file, the line, the key and its limits.
+//! PHP operators write them. An error names the file, the line, the key
+//! and its limits, and leaves out only the section it is in: one wrong
+//! breaker never turns the others off.
 //!
 //! ```ini
 //! [defaults]                 ; every circuit, those of http_hosts included
@@ -12,7 +13,7 @@
 //! failure_rate = 25
 //! ```
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use super::policy::{CurveSetting, HalfOpenSetting, MaxOpenDuration, Mode, Policy, Settings, StorageSetting};
@@ -35,6 +36,33 @@ pub struct BreakersFile {
     pub defaults: Settings,
     /// In the order of the file: the first whose hosts match a request guards it.
     pub breakers: Vec<NamedBreaker>,
+    /// What was left out, in the order of the file: a section that is
+    /// wrong guards nothing (a wrong `[defaults]` leaves the built-in
+    /// defaults), and every other one guards.
+    pub refused: Vec<Refused>,
+}
+
+/// A section, or a line outside any, left out of the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    /// The section's name (`None`: a line before any section, or a section
+    /// header that is not one).
+    pub section: Option<String>,
+    pub error: FileError,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.section.as_deref() {
+            Some(DEFAULTS) => write!(
+                formatter,
+                "{}: [defaults] is left out, the built-in defaults apply",
+                self.error
+            ),
+            Some(name) => write!(formatter, "{}: breaker [{name}] is left out", self.error),
+            None => write!(formatter, "{}: the line is left out", self.error),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -43,6 +71,44 @@ pub struct FileError {
     pub file: String,
     pub line: usize,
     pub message: String,
+}
+
+/// The largest breakers file read: far above any real one (a breaker takes
+/// a few lines), and a bound on what a wrong path (`/dev/zero`) costs.
+pub const MAX_FILE_SIZE: u64 = 1 << 20;
+
+/// Why a breakers file cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("'{0}' cannot be read: {1}")]
+    Io(String, std::io::Error),
+    #[error("'{0}' is not a regular file (a breakers file is read from a regular file only)")]
+    NotAFile(String),
+    #[error("'{0}' is larger than {MAX_FILE_SIZE} bytes, the most a breakers file may hold")]
+    TooLarge(String),
+}
+
+/// The text of the breakers file at `path`: a regular file of at most
+/// [`MAX_FILE_SIZE`] bytes. Opened without blocking, then checked, so that
+/// a FIFO or a device never holds PHP's startup.
+pub fn read(path: &str) -> Result<String, ReadError> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let io = |error| ReadError::Io(path.to_owned(), error);
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(io)?;
+    if !file.metadata().map_err(io)?.is_file() {
+        return Err(ReadError::NotAFile(path.to_owned()));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_SIZE + 1).read_to_end(&mut bytes).map_err(io)?;
+    if bytes.len() as u64 > MAX_FILE_SIZE {
+        return Err(ReadError::TooLarge(path.to_owned()));
+    }
+    String::from_utf8(bytes).map_err(|_| io(std::io::Error::new(std::io::ErrorKind::InvalidData, "it is not UTF-8")))
 }
 
 /// The name of the section that holds the defaults.
@@ -108,79 +174,129 @@ fn key_of_parameter(parameter: &str) -> &'static str {
     }
 }
 
-/// One section as written: its keys, values and lines.
+/// One section as written: its keys, values and lines, and the first
+/// error of its lines (which leaves it out).
 struct Section {
-    name: String,
+    /// `None` for a header that is not one: its lines are left out with it.
+    name: Option<String>,
     line: usize,
     entries: Vec<(String, String, usize)>,
+    error: Option<(usize, String)>,
 }
 
-/// Reads the file's text; `file` names it in the errors.
-pub fn parse(file: &str, text: &str, mode: Mode) -> Result<BreakersFile, FileError> {
-    let error = |line: usize, message: String| FileError {
+/// Reads the file's text; `file` names it in the errors. Never fails as a
+/// whole: what is wrong is left out, said in [`BreakersFile::refused`].
+pub fn parse(file: &str, text: &str, mode: Mode) -> BreakersFile {
+    let error = |(line, message): (usize, String)| FileError {
         file: file.to_owned(),
         line,
         message,
     };
-    let sections = sections(text).map_err(|(line, message)| error(line, message))?;
+    let (sections, stray) = sections(text);
+    let mut refused: Vec<Refused> = stray
+        .into_iter()
+        .map(|stray| Refused {
+            section: None,
+            error: error(stray),
+        })
+        .collect();
+    let mut refuse = |section: &Section, problem: (usize, String)| {
+        refused.push(Refused {
+            section: section.name.clone(),
+            error: error(problem),
+        });
+    };
     let mut defaults = Settings::default();
     // Where each key of [defaults] was set, for the errors of a breaker that inherits it.
     let mut default_lines: HashMap<String, usize> = HashMap::new();
-    if let Some(section) = sections.iter().find(|section| section.name == DEFAULTS) {
-        for (key, value, line) in &section.entries {
-            if key == "hosts" {
-                return Err(error(
-                    *line,
-                    "hosts: [defaults] names no hosts (put them in circuit_breaker.http_hosts, or in a named section)"
-                        .into(),
-                ));
-            }
-            apply(&mut defaults, key, value).map_err(|message| error(*line, message))?;
-            default_lines.insert(key.clone(), *line);
-        }
-        check(&defaults, mode, &HashMap::new(), &default_lines, section.line)
-            .map_err(|(line, message)| error(line, message))?;
-    }
+    let mut defaults_seen = false;
+    let mut names: HashSet<&str> = HashSet::new();
     let mut breakers = Vec::new();
-    for section in sections.iter().filter(|section| section.name != DEFAULTS) {
-        if breakers
-            .iter()
-            .any(|breaker: &NamedBreaker| breaker.name == section.name)
-        {
-            return Err(error(section.line, format!("[{}] is declared twice", section.name)));
+    for section in &sections {
+        if let Some(problem) = section.error.clone() {
+            refuse(section, problem);
+            continue;
         }
-        let mut settings = defaults.clone();
-        let mut lines = HashMap::new();
-        let mut hosts = None;
-        for (key, value, line) in &section.entries {
-            if key == "hosts" {
-                let patterns =
-                    HostPattern::parse_list(value).map_err(|pattern| error(*line, format!("hosts: {pattern}")))?;
-                hosts = Some(patterns);
-            } else {
-                apply(&mut settings, key, value).map_err(|message| error(*line, message))?;
+        let Some(name) = section.name.as_deref() else {
+            continue;
+        };
+        if name == DEFAULTS {
+            if std::mem::replace(&mut defaults_seen, true) {
+                refuse(section, (section.line, "[defaults] is declared twice".into()));
+                continue;
             }
-            lines.insert(key.clone(), *line);
+            match read_defaults(section, mode) {
+                Ok((settings, lines)) => (defaults, default_lines) = (settings, lines),
+                Err(problem) => refuse(section, problem),
+            }
+            continue;
         }
-        let hosts = hosts.filter(|hosts| !hosts.is_empty()).ok_or_else(|| {
-            error(
-                section.line,
-                format!(
-                    "[{}] has no hosts: {}",
-                    section.name,
-                    limits_of("hosts").unwrap_or_default()
-                ),
-            )
-        })?;
-        let policy = check(&settings, mode, &lines, &default_lines, section.line)
-            .map_err(|(line, message)| error(line, message))?;
-        breakers.push(NamedBreaker {
-            name: section.name.clone(),
-            hosts,
-            policy: Rc::new(policy),
-        });
+        if !names.insert(name) {
+            refuse(section, (section.line, format!("[{name}] is declared twice")));
+            continue;
+        }
+        match read_breaker(section, name, &defaults, &default_lines, mode) {
+            Ok(breaker) => breakers.push(breaker),
+            Err(problem) => refuse(section, problem),
+        }
     }
-    Ok(BreakersFile { defaults, breakers })
+    BreakersFile {
+        defaults,
+        breakers,
+        refused,
+    }
+}
+
+/// The settings of a `[defaults]` section, and the line of each key.
+fn read_defaults(section: &Section, mode: Mode) -> Result<(Settings, HashMap<String, usize>), (usize, String)> {
+    let mut defaults = Settings::default();
+    let mut lines = HashMap::new();
+    for (key, value, line) in &section.entries {
+        if key == "hosts" {
+            return Err((
+                *line,
+                "hosts: [defaults] names no hosts (put them in circuit_breaker.http_hosts, or in a named section)"
+                    .into(),
+            ));
+        }
+        apply(&mut defaults, key, value).map_err(|message| (*line, message))?;
+        lines.insert(key.clone(), *line);
+    }
+    check(&defaults, mode, &HashMap::new(), &lines, section.line)?;
+    Ok((defaults, lines))
+}
+
+/// The breaker of a named section, over the defaults.
+fn read_breaker(
+    section: &Section,
+    name: &str,
+    defaults: &Settings,
+    default_lines: &HashMap<String, usize>,
+    mode: Mode,
+) -> Result<NamedBreaker, (usize, String)> {
+    let mut settings = defaults.clone();
+    let mut lines = HashMap::new();
+    let mut hosts = None;
+    for (key, value, line) in &section.entries {
+        if key == "hosts" {
+            hosts = Some(HostPattern::parse_list(value).map_err(|pattern| (*line, format!("hosts: {pattern}")))?);
+        } else {
+            apply(&mut settings, key, value).map_err(|message| (*line, message))?;
+        }
+        lines.insert(key.clone(), *line);
+    }
+    let hosts = hosts.filter(|hosts| !hosts.is_empty()).ok_or_else(|| {
+        (
+            section.line,
+            format!("[{name}] has no hosts: {}", limits_of("hosts").unwrap_or_default()),
+        )
+    })?;
+    let policy = check(&settings, mode, &lines, default_lines, section.line)?;
+    Ok(NamedBreaker {
+        name: name.to_owned(),
+        hosts,
+        policy: Rc::new(policy),
+    })
 }
 
 /// The policy of `settings`, or the error of the key that made it invalid.
@@ -209,8 +325,10 @@ fn check(
     })
 }
 
-fn sections(text: &str) -> Result<Vec<Section>, (usize, String)> {
+/// The sections of the text, and the errors of the lines outside any.
+fn sections(text: &str) -> (Vec<Section>, Vec<(usize, String)>) {
     let mut sections: Vec<Section> = Vec::new();
+    let mut stray = Vec::new();
     for (index, raw) in text.lines().enumerate() {
         let line = index + 1;
         let content = strip_comment(raw).trim();
@@ -218,44 +336,55 @@ fn sections(text: &str) -> Result<Vec<Section>, (usize, String)> {
             continue;
         }
         if let Some(name) = content.strip_prefix('[') {
-            let name = name
-                .strip_suffix(']')
-                .map(str::trim)
-                .filter(|name| !name.is_empty())
-                .ok_or_else(|| (line, format!("'{content}' is not a section header: write [name]")))?;
+            let name = name.strip_suffix(']').map(str::trim).filter(|name| !name.is_empty());
             sections.push(Section {
-                name: name.to_owned(),
+                name: name.map(str::to_owned),
                 line,
                 entries: Vec::new(),
+                error: name
+                    .is_none()
+                    .then(|| (line, format!("'{content}' is not a section header: write [name]"))),
             });
             continue;
         }
-        let Some((key, value)) = content.split_once('=') else {
-            return Err((
-                line,
-                format!("'{content}' is neither a [section] nor a key = value line"),
-            ));
+        let entry = match content.split_once('=') {
+            None => Err(format!("'{content}' is neither a [section] nor a key = value line")),
+            Some((key, value)) => {
+                let key = key.trim().to_ascii_lowercase();
+                if limits_of(&key).is_none() {
+                    let known: Vec<&str> = KEYS.iter().map(|(name, _)| *name).collect();
+                    Err(format!(
+                        "'{key}' is not a key of a breaker (keys: {})",
+                        known.join(", ")
+                    ))
+                } else {
+                    Ok((key, unquote(value.trim()).to_owned()))
+                }
+            }
         };
-        let key = key.trim().to_ascii_lowercase();
-        if limits_of(&key).is_none() {
-            let known: Vec<&str> = KEYS.iter().map(|(name, _)| *name).collect();
-            return Err((
-                line,
-                format!("'{key}' is not a key of a breaker (keys: {})", known.join(", ")),
-            ));
-        }
         let Some(section) = sections.last_mut() else {
-            return Err((
+            stray.push((
                 line,
-                format!("{key}: a key belongs to a section: [defaults] or [name] first"),
+                match entry {
+                    Ok((key, _)) => format!("{key}: a key belongs to a section: [defaults] or [name] first"),
+                    Err(message) => message,
+                },
             ));
+            continue;
         };
-        if section.entries.iter().any(|(seen, _, _)| *seen == key) {
-            return Err((line, format!("{key} is set twice in [{}]", section.name)));
+        if section.error.is_some() {
+            continue;
         }
-        section.entries.push((key, unquote(value.trim()).to_owned(), line));
+        match entry {
+            Ok((key, _)) if section.entries.iter().any(|(seen, _, _)| *seen == key) => {
+                let name = section.name.as_deref().unwrap_or_default();
+                section.error = Some((line, format!("{key} is set twice in [{name}]")));
+            }
+            Ok((key, value)) => section.entries.push((key, value, line)),
+            Err(message) => section.error = Some((line, message)),
+        }
     }
-    Ok(sections)
+    (sections, stray)
 }
 
 /// A line without its comment (`;` or `#` outside quotes).
@@ -413,14 +542,16 @@ mod tests {
 
     #[test]
     fn the_shipped_sample_is_valid() {
-        let file = parse("sample.ini", SAMPLE, Mode::Enforce).unwrap();
+        let file = parse("sample.ini", SAMPLE, Mode::Enforce);
+        assert_eq!(file.refused, vec![]);
         assert!(!file.breakers.is_empty());
     }
 
     #[test]
     fn sections_override_the_defaults() {
         let text = "; a comment\n[defaults]\nopen_duration = 20 ; open for 20 s\n\n[payments]\nhosts = api.stripe.com, *.paypal.com:443\nfailure_rate = 25\nfailure_statuses = 500, 503\nmode = observe\n[opa]\nhosts = \"opa:8181\"\nconsecutive_failures = off\nhalf_open = ramp\nramp_curve = power\nramp_exponent = 2\nstorage = memcached://127.0.0.1\n";
-        let file = parse("b.ini", text, Mode::Enforce).unwrap();
+        let file = parse("b.ini", text, Mode::Enforce);
+        assert_eq!(file.refused, vec![]);
         assert_eq!(file.defaults.open_duration, 20.0);
         let payments = &file.breakers[0];
         assert_eq!(payments.name, "payments");
@@ -439,7 +570,74 @@ mod tests {
     }
 
     fn error_of(text: &str) -> String {
-        parse("/etc/b.ini", text, Mode::Enforce).unwrap_err().to_string()
+        let file = parse("/etc/b.ini", text, Mode::Enforce);
+        file.refused.first().expect("an error").error.to_string()
+    }
+
+    fn names(file: &BreakersFile) -> Vec<&str> {
+        file.breakers.iter().map(|breaker| breaker.name.as_str()).collect()
+    }
+
+    #[test]
+    fn a_wrong_breaker_is_left_out_and_every_other_guards() {
+        // Kipchak's sample as teams copy it: a breaker without hosts, an unknown key.
+        let text = "[defaults]\nopen_duration = 20\n[no-hosts]\nfailure_rate = 20\n[typo]\nhosts = a.example\nthreshold = 5\n[payments]\nhosts = api.stripe.com\n[bad-line]\nhosts = b.example\njust words\n[ok]\nhosts = c.example\n";
+        let file = parse("/etc/b.ini", text, Mode::Enforce);
+        assert_eq!(names(&file), ["payments", "ok"]);
+        assert_eq!(file.defaults.open_duration, 20.0);
+        let refused: Vec<String> = file.refused.iter().map(ToString::to_string).collect();
+        assert_eq!(refused.len(), 3);
+        assert!(
+            refused[0].starts_with("/etc/b.ini:3: [no-hosts] has no hosts"),
+            "{}",
+            refused[0]
+        );
+        assert!(
+            refused[0].ends_with(": breaker [no-hosts] is left out"),
+            "{}",
+            refused[0]
+        );
+        assert!(
+            refused[1].starts_with("/etc/b.ini:7: 'threshold' is not a key of a breaker"),
+            "{}",
+            refused[1]
+        );
+        assert!(
+            refused[2].starts_with("/etc/b.ini:12: 'just words' is neither"),
+            "{}",
+            refused[2]
+        );
+    }
+
+    #[test]
+    fn a_wrong_or_second_defaults_section_is_left_out_and_said() {
+        let file = parse(
+            "/etc/b.ini",
+            "[defaults]\nopen_duration = 20\n[a]\nhosts = x\n[defaults]\nopen_duration = -1\n",
+            Mode::Enforce,
+        );
+        assert_eq!(file.defaults.open_duration, 20.0);
+        assert_eq!(names(&file), ["a"]);
+        assert_eq!(
+            file.refused.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["/etc/b.ini:5: [defaults] is declared twice: [defaults] is left out, the built-in defaults apply"]
+        );
+        let file = parse(
+            "/etc/b.ini",
+            "[defaults]\ntime_window = 5\n[a]\nhosts = x\n",
+            Mode::Enforce,
+        );
+        assert_eq!(file.defaults.time_window, Settings::default().time_window);
+        assert_eq!(names(&file), ["a"]);
+        assert_eq!(file.refused.len(), 1);
+    }
+
+    #[test]
+    fn many_sections_are_read_in_one_pass() {
+        let text: String = (0..20_000).map(|n| format!("[b{n}]\nhosts = h{n}.example\n")).collect();
+        let file = parse("/etc/b.ini", &(text.clone() + "[b7]\nhosts = again\n"), Mode::Enforce);
+        assert_eq!(file.breakers.len(), 20_000);
+        assert_eq!(file.refused.len(), 1);
     }
 
     #[test]

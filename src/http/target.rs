@@ -153,6 +153,22 @@ pub struct PatternError {
     pub reason: &'static str,
 }
 
+/// As written in a setting, lowercase.
+impl fmt::Display for HostPattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let star = if self.wildcard { "*" } else { "" };
+        let host = if self.host.contains(':') {
+            format!("[{}]", self.host)
+        } else {
+            self.host.clone()
+        };
+        match self.port {
+            Some(port) => write!(f, "{star}{host}:{port}"),
+            None => write!(f, "{star}{host}"),
+        }
+    }
+}
+
 impl HostPattern {
     pub fn parse(pattern: &str) -> Result<Self, PatternError> {
         let refuse = |reason| PatternError {

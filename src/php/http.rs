@@ -9,9 +9,10 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
 
+use ext_php_rs::boxed::ZBox;
 use ext_php_rs::flags::IniEntryPermission;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::Zval;
+use ext_php_rs::types::{ZendHashTable, Zval};
 use ext_php_rs::zend::{ExecutorGlobals, IniEntryDef, IniEntryDefs};
 
 use super::bulkhead::{HeldByFiber, Scope, counts, gate_of, scoped};
@@ -19,7 +20,7 @@ use super::engine::args::{CallableArg, Float, Text};
 use super::engine::callback::{CallError, call_callable};
 use super::engine::transfer::{self, Admission};
 use super::engine::typed::Bytes;
-use super::engine::{current_fiber, log_notice, startup_warning};
+use super::engine::{Severity, current_fiber, error_log, log_notice, startup_warning};
 use super::enums::State;
 use super::throttle::memo_of;
 use crate::breaker::{Breaker, Event, Gate, Limits, Permission, Rejection};
@@ -108,6 +109,8 @@ struct Guard {
     patterns: Vec<HostPattern>,
     defaults: Rc<Policy>,
     named: Vec<NamedBreaker>,
+    /// The breakers of the file left out, each as its warning says why.
+    refused: Vec<String>,
     /// The circuit of each host seen (`None`: not guarded).
     circuits: RefCell<HashMap<Target, Option<Rc<Circuit>>>>,
     /// The same by the scheme and authority of the URLs seen, as written:
@@ -251,62 +254,188 @@ impl Refusal {
     }
 }
 
-/// Registers the ini settings and reads them: a mistake is one startup
-/// warning naming the setting, and leaves HTTP guarding off.
-pub fn startup(module_number: i32) -> bool {
-    IniEntryDef::register(INI_ENTRIES.as_slice(), module_number);
-    let ini = ExecutorGlobals::get().ini_values();
-    let setting = |name: &str| ini.get(name).cloned().flatten().unwrap_or_default();
-    let (hosts, config, mode) = (setting(HOSTS_SETTING), setting(CONFIG_SETTING), setting(MODE_SETTING));
-    match declared(&hosts, &config, &mode) {
-        Ok(Some(guard)) => {
-            GUARD.with(|slot| {
-                let _ = slot.set(guard);
-            });
-            true
-        }
-        Ok(None) => false,
-        Err(error) => {
-            startup_warning(&format!("{error}: HTTP guarding is off"));
-            false
+/// The settings a guard is declared from, as read.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct Declaration {
+    hosts: String,
+    config: String,
+    mode: String,
+}
+
+impl Declaration {
+    /// The settings in force now: at module startup those of php.ini; at
+    /// a PHP-FPM worker's first request, its pool's `php_admin_value`s too.
+    fn current() -> Self {
+        let ini = ExecutorGlobals::get().ini_values();
+        let setting = |name: &str| ini.get(name).cloned().flatten().unwrap_or_default();
+        Self {
+            hosts: setting(HOSTS_SETTING),
+            config: setting(CONFIG_SETTING),
+            mode: setting(MODE_SETTING),
         }
     }
 }
 
-/// The guard the settings declare; `None` when they guard nothing.
-fn declared(hosts: &str, config: &str, mode: &str) -> Result<Option<Guard>, String> {
-    // PHP's ini parser reads an unquoted off (no, false, none) as ''.
-    let mode = Mode::parse(if mode.trim().is_empty() { "off" } else { mode })
-        .ok_or_else(|| format!("{MODE_SETTING} = '{mode}' is not {}", Mode::LIMITS))?;
-    if mode == Mode::Off || (hosts.trim().is_empty() && config.trim().is_empty()) {
-        return Ok(None);
+/// What module startup read: its settings, the guard they declare and
+/// what was wrong in them.
+struct AtStartup {
+    declaration: Declaration,
+    guard: Option<Guard>,
+}
+
+thread_local! {
+    static AT_STARTUP: RefCell<Option<AtStartup>> = const { RefCell::new(None) };
+    /// Whether this process's guard was chosen (at its first request).
+    static CHOSEN: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Registers the ini settings and reads them: each mistake is a startup
+/// warning that names the setting (and for the breakers file its path,
+/// line and key); what is wrong is left out, every valid breaker guards.
+pub fn startup(module_number: i32) {
+    IniEntryDef::register(INI_ENTRIES.as_slice(), module_number);
+    let declaration = Declaration::current();
+    let (guard, problems) = declared(&declaration);
+    for problem in problems {
+        startup_warning(&problem);
     }
-    let patterns = HostPattern::parse_list(hosts).map_err(|error| format!("{HOSTS_SETTING}: {error}"))?;
-    let (defaults, named) = if config.trim().is_empty() {
-        (Settings::default(), Vec::new())
+    AT_STARTUP.with(|slot| *slot.borrow_mut() = Some(AtStartup { declaration, guard }));
+}
+
+/// At a process's first request: the guard of the settings in force then.
+/// Those of module startup, unless the process has its own (a PHP-FPM
+/// pool's `php_admin_value`, applied in the worker after the master's
+/// startup): then they are read anew, and their mistakes are warnings in
+/// the pool's log.
+fn choose_guard() {
+    if CHOSEN.replace(true) {
+        return;
+    }
+    let Some(startup) = AT_STARTUP.with(|slot| slot.borrow_mut().take()) else {
+        return;
+    };
+    let declaration = Declaration::current();
+    let guard = if declaration == startup.declaration {
+        startup.guard
+    } else {
+        let (guard, problems) = declared(&declaration);
+        for problem in problems {
+            error_log(&format!("PHP Warning:  {problem}"), Severity::Warning);
+        }
+        guard
+    };
+    if let Some(guard) = guard {
+        GUARD.with(|slot| {
+            let _ = slot.set(guard);
+        });
+    }
+}
+
+/// The guard the settings declare (`None` when they guard nothing), and
+/// each mistake found, as a warning says it.
+fn declared(declaration: &Declaration) -> (Option<Guard>, Vec<String>) {
+    let Declaration { hosts, config, mode } = declaration;
+    // PHP's ini parser reads an unquoted off (no, false, none) as ''.
+    let Some(mode) = Mode::parse(if mode.trim().is_empty() { "off" } else { mode }) else {
+        return (
+            None,
+            vec![format!(
+                "{MODE_SETTING} = '{mode}' is not {}: HTTP guarding is off",
+                Mode::LIMITS
+            )],
+        );
+    };
+    if mode == Mode::Off || (hosts.trim().is_empty() && config.trim().is_empty()) {
+        return (None, Vec::new());
+    }
+    let mut problems = Vec::new();
+    let mut patterns = Vec::new();
+    for item in hosts.split(',').filter(|item| !item.trim().is_empty()) {
+        match HostPattern::parse(item.trim()) {
+            Ok(pattern) => patterns.push(pattern),
+            Err(error) => problems.push(format!("{HOSTS_SETTING}: {error}: it is left out")),
+        }
+    }
+    let (defaults, named, refused) = if config.trim().is_empty() {
+        (Settings::default(), Vec::new(), Vec::new())
     } else {
         let path = config.trim();
-        let text = std::fs::read_to_string(path)
-            .map_err(|error| format!("{CONFIG_SETTING} = '{path}' cannot be read: {error}"))?;
-        let read = file::parse(path, &text, mode).map_err(|error| format!("{CONFIG_SETTING}: {error}"))?;
-        (read.defaults, read.breakers)
+        match file::read(path) {
+            Ok(text) => {
+                let read = file::parse(path, &text, mode);
+                (read.defaults, read.breakers, read.refused)
+            }
+            Err(error) => {
+                problems.push(format!("{CONFIG_SETTING}: {error}: its breakers are not guarded"));
+                (Settings::default(), Vec::new(), Vec::new())
+            }
+        }
     };
-    let defaults = Rc::new(
-        defaults
-            .policy(mode)
-            .map_err(|error| format!("{CONFIG_SETTING}: [defaults]: {error}"))?,
-    );
-    Ok(Some(Guard {
+    let refused: Vec<String> = refused.iter().map(ToString::to_string).collect();
+    problems.extend(refused.iter().map(|refusal| format!("{CONFIG_SETTING}: {refusal}")));
+    // Checked by the file's reading, or the built-in ones.
+    let Ok(defaults) = defaults.policy(mode) else {
+        return (None, problems);
+    };
+    if patterns.is_empty() && named.is_empty() {
+        return (None, problems);
+    }
+    let guard = Guard {
         patterns,
-        defaults,
+        defaults: Rc::new(defaults),
         named,
+        refused,
         circuits: RefCell::default(),
         by_authority: RefCell::default(),
         inside_breakers: RefCell::default(),
         standing_aside: RefCell::default(),
         named_circuits: RefCell::default(),
         storages: RefCell::default(),
-    }))
+    };
+    (Some(guard), problems)
+}
+
+/// The rows of `php --ri circuit_breaker` and phpinfo() on HTTP guarding:
+/// the hosts and breakers that guard, and those left out and why.
+pub fn info_rows() -> Vec<(&'static str, String)> {
+    let rows = |guard: Option<&Guard>| match guard {
+        None => vec![("HTTP guarding", "off".to_owned())],
+        Some(guard) => {
+            let mut rows = vec![
+                ("HTTP guarding", "on".to_owned()),
+                (
+                    "HTTP hosts (circuit_breaker.http_hosts)",
+                    guard
+                        .patterns
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ),
+                (
+                    "HTTP breakers guarding",
+                    guard
+                        .named
+                        .iter()
+                        .map(|breaker| breaker.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                ),
+            ];
+            rows.extend(
+                guard
+                    .refused
+                    .iter()
+                    .map(|refusal| ("HTTP breaker left out", refusal.clone())),
+            );
+            rows
+        }
+    };
+    GUARD.with(|guard| match guard.get() {
+        Some(guard) => rows(Some(guard)),
+        None if CHOSEN.get() => rows(None),
+        None => AT_STARTUP.with(|startup| rows(startup.borrow().as_ref().and_then(|startup| startup.guard.as_ref()))),
+    })
 }
 
 /// Whether any transfer may be guarded in this process.
@@ -314,8 +443,10 @@ pub fn enabled() -> bool {
     GUARD.with(|guard| guard.get().is_some())
 }
 
-/// At each request start: the last refusal belongs to the previous request.
+/// At each request start: the process's guard is chosen at its first; the
+/// last refusal belongs to the previous request.
 pub fn request_startup() {
+    choose_guard();
     LAST_REFUSAL.with(|last| last.borrow_mut().take());
     GUARD.with(|guard| {
         if let Some(guard) = guard.get() {
@@ -596,6 +727,29 @@ impl HttpGuard {
     /// Whether HTTP guarding is on in this process.
     pub fn is_enabled() -> bool {
         enabled()
+    }
+
+    /// Checks the breakers file at `$path` as module startup would read it:
+    /// `['breakers' => the names of those that guard, 'problems' => each
+    /// mistake, as its warning says it]`. For deploy pipelines
+    /// (`circuit-breaker check-http-config`): `php-fpm -t` cannot see a
+    /// pool's breakers.
+    pub fn check_breakers_file(path: Text) -> Result<ZBox<ZendHashTable>, PhpException> {
+        let path = String::from_utf8_lossy(&path.0).into_owned();
+        let (breakers, problems) = match file::read(&path) {
+            Ok(text) => {
+                let read = file::parse(&path, &text, Mode::Enforce);
+                (
+                    read.breakers.into_iter().map(|breaker| breaker.name).collect(),
+                    read.refused.iter().map(ToString::to_string).collect(),
+                )
+            }
+            Err(error) => (Vec::new(), vec![error.to_string()]),
+        };
+        let mut checked = ZendHashTable::new();
+        checked.insert("breakers", breakers)?;
+        checked.insert("problems", problems)?;
+        Ok(checked)
     }
 
     /// Runs `$call` and returns its result, or lets its exception through,

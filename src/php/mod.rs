@@ -143,13 +143,14 @@ fn startup(_ty: i32, module_number: i32) -> i32 {
     engine::callback::install_panic_hook();
     shared_memory::startup(module_number);
     bulkhead::startup();
-    if http::startup(module_number) {
-        engine::transfer::register(engine::transfer::Guard {
-            admit: http::admit,
-            standing_aside: http::standing_aside,
-        });
-        engine::streams::install();
-    }
+    // Whatever module startup reads: a PHP-FPM pool may guard hosts that
+    // the master's php.ini does not (http::request_startup).
+    http::startup(module_number);
+    engine::transfer::register(engine::transfer::Guard {
+        admit: http::admit,
+        standing_aside: http::standing_aside,
+    });
+    engine::streams::install();
     log::startup(module_number);
     install_object_handlers();
     match engine::classes::register_interfaces().and_then(|()| engine::classes::register_exceptions()) {
@@ -176,9 +177,9 @@ extern "C" fn request_startup(_ty: i32, _module_number: i32) -> i32 {
     engine::unconstructed::install(guard_unconstructed);
     static HANDLERS: std::sync::Once = std::sync::Once::new();
     HANDLERS.call_once(replace_handlers);
+    http::request_startup();
     if http::enabled() {
         engine::curl::install();
-        http::request_startup();
     }
     0
 }
@@ -196,6 +197,7 @@ extern "C" fn info(module: *mut ModuleEntry) {
         ("version", env!("CARGO_PKG_VERSION").to_owned()),
     ];
     rows.extend(shared_memory::info_rows());
+    rows.extend(http::info_rows());
     engine::module_info::print(module, rows);
 }
 

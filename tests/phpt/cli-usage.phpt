@@ -31,10 +31,10 @@ run($cli, $module[0], '--storage=redis://127.0.0.1:1 --timeout=0.5 list');
 ?>
 --EXPECTF--
 [] exit 2
-  circuit-breaker: a command is missing: list, status, force-open, force-closed, reset or metrics
+  circuit-breaker: a command is missing: list, status, force-open, force-closed, reset, metrics or check-http-config
   Try 'circuit-breaker --help'.
 [frobnicate] exit 2
-  circuit-breaker: unknown command 'frobnicate' (commands: list, status, force-open, force-closed, reset, metrics)
+  circuit-breaker: unknown command 'frobnicate' (commands: list, status, force-open, force-closed, reset, metrics, check-http-config)
   Try 'circuit-breaker --help'.
 [status] exit 2
   circuit-breaker: status takes NAME, 0 given

@@ -29,4 +29,5 @@ idle circuits reused => 0
 failures to allocate => 0
 circuits per prefix at most => %d (circuit_breaker.shm_max_share = 0.5)
 claims refused by the share => 0
+HTTP guarding => off
 1M

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The HTTP guard's settings per PHP-FPM pool: a master whose php.ini guards
+# nothing, and two pools that each set their own hosts, breakers file and
+# mode with php_admin_value. Each pool guards its own hosts only, with its
+# own settings; a mistake in a pool's value is a warning in the log.
+set -euo pipefail
+extension=${1:?usage: fpm-http-pools.sh PATH/TO/circuit_breaker.so}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/fpm-lib.sh"
+
+# The upstream, a single process, prints its port once it listens.
+start_group php -n "$here/../http/upstream.php" "$work/served" > "$work/upstream-port"
+upstream_pid=$started
+for attempt in $(seq 100); do
+    [ -s "$work/upstream-port" ] && break
+    kill -0 "$upstream_pid" || { echo "the upstream did not start"; exit 1; }
+    sleep 0.05
+done
+upstream=$(cat "$work/upstream-port")
+
+cat > "$work/breakers.ini" <<INI
+[defaults]
+minimum_requests = 100
+consecutive_failures = 2
+open_duration = 60
+INI
+other_port=$(free_port)
+curl_extension=$(php -r 'echo ini_get("extension_dir");')/curl.so
+fpm_start 1 "php_admin_value[circuit_breaker.http_hosts] = 127.0.0.1
+php_admin_value[circuit_breaker.http_config] = $work/breakers.ini
+
+[other]
+user = $(id -un)
+listen = 127.0.0.1:$other_port
+pm = static
+pm.max_children = 1
+catch_workers_output = yes
+php_admin_value[circuit_breaker.http_hosts] = localhost, http://x/
+php_admin_value[circuit_breaker.http_config] = $work/breakers.ini
+php_admin_value[circuit_breaker.http_mode] = observe" \
+    -d "extension=$curl_extension" -d "extension=$extension"
+pool_port=$port
+
+# request POOL-PORT URL: the app's answer in that pool.
+request() {
+    port=$1 fpm_request "$here/fpm-http-app.php" "url=$2" | sed -n '/^{/p'
+}
+circuit() { sed 's/.*"circuit":\(null\|"[^"]*"\).*/\1/' | tr -d '"'; }
+errno() { sed 's/.*"errno":\([0-9]*\).*/\1/'; }
+
+check "the first pool guards 127.0.0.1" "$(request "$pool_port" "http://127.0.0.1:$upstream/status/200" | circuit)" "127.0.0.1:$upstream"
+check "the first pool leaves localhost alone" "$(request "$pool_port" "http://localhost:$upstream/status/200" | circuit)" null
+check "the second pool guards localhost" "$(request "$other_port" "http://localhost:$upstream/status/200" | circuit)" "localhost:$upstream"
+check "the second pool leaves 127.0.0.1 alone" "$(request "$other_port" "http://127.0.0.1:$upstream/status/200" | circuit)" null
+
+# Each pool's breakers file and mode: two failures open a circuit; the
+# first pool enforces it, the second only observes.
+for pool in "$pool_port 127.0.0.1" "$other_port localhost"; do
+    set -- $pool
+    request "$1" "http://$2:$upstream/status/503" > /dev/null
+    request "$1" "http://$2:$upstream/status/503" > /dev/null
+done
+check "the first pool refuses its open circuit (errno 7)" "$(request "$pool_port" "http://127.0.0.1:$upstream/status/200" | errno)" 7
+check "the second pool observes: its request goes" "$(request "$other_port" "http://localhost:$upstream/status/200" | errno)" 0
+fpm_stop
+check "the second pool's bad pattern is a warning in the log" "$(grep -c "circuit_breaker.http_hosts: 'http://x/' is not a host pattern" "$work/fpm.log" || true)" 1
+check "each opening was logged" "$(grep -c "HTTP circuit '\(127.0.0.1\|localhost\):$upstream' opened" "$work/fpm.log" || true)" 2
+check "no worker died" "$(grep -c 'exited on signal' "$work/fpm.log" || true)" 0
+
+finish "fpm http pools"
