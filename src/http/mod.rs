@@ -4,6 +4,7 @@
 //! `php::engine::streams`) and the registry (`php::http`) sit on top.
 
 pub mod file;
+pub mod integer;
 pub mod outcome;
 pub mod policy;
 pub mod target;

@@ -6,9 +6,9 @@ use std::fmt::Write;
 
 use ext_php_rs::flags::DataType;
 use ext_php_rs::prelude::*;
-use ext_php_rs::types::{Iterable, ZendHashTable, Zval};
+use ext_php_rs::types::{ZendHashTable, Zval};
 
-use super::engine::args::Text;
+use super::engine::args::{IterableArg, Text};
 use super::engine::handlers::native;
 use super::error::value_error;
 use super::status::CircuitStatus;
@@ -72,8 +72,8 @@ impl PrometheusExporter {
     /// `# TYPE`. A value a status does not know (counters on Redis, the
     /// time left of a closed circuit) has no sample; a family without
     /// samples is left out.
-    pub fn render(&self, statuses: Iterable<'_>) -> PhpResult<String> {
-        let mut statuses = statuses;
+    pub fn render(&self, statuses: IterableArg<'_>) -> PhpResult<String> {
+        let mut statuses = statuses.0;
         let mut samples = Vec::new();
         // A Traversable that cannot be rewound (a generator already run)
         // yields nothing.

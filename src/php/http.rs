@@ -591,7 +591,8 @@ pub fn admit(url: &[u8]) -> Admission {
     match admission.permission {
         Permission::Permitted => Admission::Permitted(Box::new(Ticket {
             circuit: circuit.clone(),
-            trial: admission.trial,
+            // Observe mode refuses nothing: nor does it cut a trial short.
+            trial: admission.trial && circuit.policy.mode != Mode::Observe,
             _permit: admission.permit,
         })),
         Permission::Rejected { .. } if circuit.policy.mode == Mode::Observe => Admission::Unguarded,

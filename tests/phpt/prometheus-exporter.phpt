@@ -173,6 +173,7 @@ echo PrometheusExporter::CONTENT_TYPE, "\n";
 echo json_encode($exporter->render([])), "\n";
 foreach ([
     fn () => $exporter->render([$shm->listCircuits()[0], 'not a status']),
+    fn () => $exporter->render('abc'),
     fn () => new PrometheusExporter(['state' => 'x']),
     fn () => new PrometheusExporter(['__name__' => 'x']),
     fn () => new PrometheusExporter(['bad-name' => 'x']),
@@ -216,6 +217,7 @@ a storage without counters: ["open",null]
 text/plain; version=0.0.4; charset=utf-8
 ""
 TypeError: PrometheusExporter::render(): Argument #1 ($statuses) must hold only Zeusi\CircuitBreaker\Status\CircuitStatus objects, string given at key 1
+TypeError: Zeusi\CircuitBreaker\Status\PrometheusExporter::render(): Argument #1 ($statuses) must be of type Traversable|array, string given
 ValueError: PrometheusExporter::__construct(): Argument #1 ($labels) must have label names matching [a-zA-Z_][a-zA-Z0-9_]*, not starting with __ and other than 'service' and 'state': 'state' given
 ValueError: PrometheusExporter::__construct(): Argument #1 ($labels) must have label names matching [a-zA-Z_][a-zA-Z0-9_]*, not starting with __ and other than 'service' and 'state': '__name__' given
 ValueError: PrometheusExporter::__construct(): Argument #1 ($labels) must have label names matching [a-zA-Z_][a-zA-Z0-9_]*, not starting with __ and other than 'service' and 'state': 'bad-name' given

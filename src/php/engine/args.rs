@@ -14,10 +14,10 @@
 use std::borrow::Cow;
 use std::ffi::{CStr, c_char};
 
-use ext_php_rs::convert::FromZval;
+use ext_php_rs::convert::{FromZval, FromZvalMut};
 use ext_php_rs::ffi::{zend_execute_data, zend_internal_arg_info, zend_long, zend_string, zval};
 use ext_php_rs::flags::DataType;
-use ext_php_rs::types::{ZendHashTable, ZendObject, ZendStr, Zval};
+use ext_php_rs::types::{Iterable, ZendHashTable, ZendObject, ZendStr, Zval};
 use ext_php_rs::zend::{ClassEntry, ExecutorGlobals};
 
 use super::ffi::{
@@ -429,6 +429,20 @@ impl<'a> FromZval<'a> for TextRef<'a> {
             Some(text) => Some(Self(Cow::Borrowed(text.as_bytes()))),
             None => Text::from_zval(zval).map(|text| Self(Cow::Owned(text.0))),
         }
+    }
+}
+
+/// An `iterable` parameter: an array or a `Traversable`.
+pub struct IterableArg<'a>(pub Iterable<'a>);
+
+impl<'a> FromZvalMut<'a> for IterableArg<'a> {
+    const TYPE: DataType = DataType::Iterable;
+    fn from_zval_mut(zval: &'a mut Zval) -> Option<Self> {
+        if !zval.is_traversable() && zval.array().is_none() {
+            reject(zval);
+            return None;
+        }
+        Iterable::from_zval_mut(zval).map(Self)
     }
 }
 

@@ -33,6 +33,7 @@ use ext_php_rs::zend::{CatchError, ClassEntry, ExecutorGlobals, bailout, try_cat
 use super::args::arguments;
 use super::transfer::{self, Admission, Ticket};
 use crate::core::duration::Millis;
+use crate::http::integer::{leading_number, truncated};
 use crate::http::target::FastMap;
 
 type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
@@ -367,15 +368,26 @@ fn text(value: &Zval) -> Option<Vec<u8>> {
     value.long().map(|number| number.to_string().into_bytes())
 }
 
-fn long(value: &Zval) -> Option<i64> {
-    value
-        .long()
-        .or_else(|| value.double().map(|number| number as i64))
-        .or_else(|| {
-            value
-                .zend_str()
-                .and_then(|text| std::str::from_utf8(text.as_bytes()).ok()?.trim().parse().ok())
-        })
+/// A value as ext/curl reads an integer option (`zval_get_long`): a float
+/// or a numeric string truncated, a leading-numeric string by its number
+/// (`"1000ms"` is 1000), `true` 1, anything else without a number 0.
+fn long(value: &Zval) -> i64 {
+    if let Some(number) = value.long() {
+        return number;
+    }
+    if let Some(number) = value.double() {
+        return truncated(number);
+    }
+    if let Some(flag) = value.bool() {
+        return i64::from(flag);
+    }
+    if let Some(text) = value.zend_str() {
+        return leading_number(text.as_bytes());
+    }
+    if let Some(array) = value.array() {
+        return i64::from(!array.is_empty());
+    }
+    i64::from(value.is_object())
 }
 
 /// Notes an option the user set.
@@ -387,8 +399,8 @@ fn note_option(handle: &mut Handle, option: i64, value: &Zval) {
                 .filter(|path| !path.is_empty())
                 .and_then(|path| CString::new(path).ok());
         }
-        CURLOPT_TIMEOUT => handle.timeout_ms = long(value).map_or(0, |seconds| seconds.saturating_mul(1_000)) as c_long,
-        CURLOPT_TIMEOUT_MS => handle.timeout_ms = long(value).unwrap_or(0) as c_long,
+        CURLOPT_TIMEOUT => handle.timeout_ms = long(value).saturating_mul(1_000) as c_long,
+        CURLOPT_TIMEOUT_MS => handle.timeout_ms = long(value) as c_long,
         _ => {}
     }
 }
