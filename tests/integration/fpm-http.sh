@@ -9,15 +9,7 @@ extension=${1:?usage: fpm-http.sh PATH/TO/circuit_breaker.so}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/fpm-lib.sh"
 
-# The upstream, a single process, prints its port once it listens.
-start_group php -n "$here/../http/upstream.php" "$work/served" > "$work/upstream-port"
-upstream_pid=$started
-for attempt in $(seq 100); do
-    [ -s "$work/upstream-port" ] && break
-    kill -0 "$upstream_pid" || { echo "the upstream did not start"; exit 1; }
-    sleep 0.05
-done
-upstream=$(cat "$work/upstream-port")
+start_upstream
 
 cat > "$work/breakers.ini" <<INI
 [defaults]

@@ -6,7 +6,8 @@
 #
 # After sourcing: $work (removed at exit), $fpm (the binary), free_port,
 # fpm_start / fpm_stop (set $fpm_pid and $port), fpm_request, check,
-# concurrently, and `at_exit COMMAND` for a script's own clean-up.
+# concurrently, start_upstream, and `at_exit COMMAND` for a script's own
+# clean-up.
 
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/processes.sh"
 source "$(dirname "${BASH_SOURCE[0]}")/../../scripts/lib.sh"
@@ -92,6 +93,20 @@ concurrently() {
         pids+=($!)
     done
     wait "${pids[@]}"
+}
+
+# start_upstream: tests/http/upstream.php, a single process that counts
+# the requests it serves in $work/served; sets $upstream to its port once
+# it listens (it prints the port then).
+start_upstream() {
+    local attempt
+    start_group php -n "$(dirname "${BASH_SOURCE[0]}")/../http/upstream.php" "$work/served" > "$work/upstream-port"
+    for attempt in $(seq 100); do
+        [ -s "$work/upstream-port" ] && break
+        kill -0 "$started" || { echo "the upstream did not start"; exit 1; }
+        sleep 0.05
+    done
+    upstream=$(cat "$work/upstream-port")
 }
 
 # The summary line and the exit status of a script.
