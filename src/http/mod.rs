@@ -4,7 +4,6 @@
 //! `php::engine::streams`) and the registry (`php::http`) sit on top.
 
 pub mod file;
-pub mod integer;
 pub mod outcome;
 pub mod policy;
 pub mod target;

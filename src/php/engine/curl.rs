@@ -31,9 +31,9 @@ use ext_php_rs::types::Zval;
 use ext_php_rs::zend::{CatchError, ClassEntry, ExecutorGlobals, bailout, try_catch};
 
 use super::args::arguments;
+use super::ffi::zval_get_long_func;
 use super::transfer::{self, Admission, Ticket};
 use crate::core::duration::Millis;
-use crate::http::integer::{leading_number, truncated};
 use crate::http::target::FastMap;
 
 type Handler = unsafe extern "C" fn(*mut zend_execute_data, *mut zval);
@@ -368,26 +368,15 @@ fn text(value: &Zval) -> Option<Vec<u8>> {
     value.long().map(|number| number.to_string().into_bytes())
 }
 
-/// A value as ext/curl reads an integer option (`zval_get_long`): a float
-/// or a numeric string truncated, a leading-numeric string by its number
-/// (`"1000ms"` is 1000), `true` 1, anything else without a number 0.
+/// A value as ext/curl reads an integer option: `zval_get_long()`, the
+/// engine's own casting (`"1.5"` and `true` are 1, `"1000ms"` is 1000).
 fn long(value: &Zval) -> i64 {
     if let Some(number) = value.long() {
         return number;
     }
-    if let Some(number) = value.double() {
-        return truncated(number);
-    }
-    if let Some(flag) = value.bool() {
-        return i64::from(flag);
-    }
-    if let Some(text) = value.zend_str() {
-        return leading_number(text.as_bytes());
-    }
-    if let Some(array) = value.array() {
-        return i64::from(!array.is_empty());
-    }
-    i64::from(value.is_object())
+    // SAFETY: a live zval, only read; with `is_strict` false the engine
+    // casts every type and raises nothing.
+    unsafe { zval_get_long_func(std::ptr::from_ref(value).cast(), false) }
 }
 
 /// Notes an option the user set.

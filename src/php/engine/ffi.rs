@@ -53,6 +53,13 @@ unsafe extern "C" {
     pub fn get_active_function_or_method_name() -> *mut zend_string;
 }
 
+// Zend/zend_operators.h: `zval_get_long()` for a value that is not an
+// int, as every extension reads an integer option (ext/curl among them).
+// `is_strict` false: PHP's casting rules, never an error.
+unsafe extern "C" {
+    pub fn zval_get_long_func(op: *const zval, is_strict: bool) -> zend_long;
+}
+
 // Zend/zend_object_handlers.h.
 unsafe extern "C" {
     pub fn zend_std_read_property(
