@@ -111,6 +111,12 @@ pub fn read(path: &str) -> Result<String, ReadError> {
     String::from_utf8(bytes).map_err(|_| io(std::io::Error::new(std::io::ErrorKind::InvalidData, "it is not UTF-8")))
 }
 
+/// The breakers file at `path` as PHP's startup reads it: [`read`], then
+/// [`parse`].
+pub fn load(path: &str, mode: Mode) -> Result<BreakersFile, ReadError> {
+    Ok(parse(path, &read(path)?, mode))
+}
+
 /// The name of the section that holds the defaults.
 pub const DEFAULTS: &str = "defaults";
 

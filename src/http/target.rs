@@ -208,12 +208,18 @@ impl HostPattern {
         Ok(Self { host, wildcard, port })
     }
 
-    /// The patterns of a comma-separated list (empty items are skipped).
-    pub fn parse_list(list: &str) -> Result<Vec<Self>, PatternError> {
+    /// Each pattern of a comma-separated list, parsed (empty items are
+    /// skipped): a setting leaves out what is wrong, a breaker refuses it.
+    pub fn parse_each(list: &str) -> impl Iterator<Item = Result<Self, PatternError>> {
         list.split(',')
-            .filter(|item| !item.trim().is_empty())
+            .map(str::trim)
+            .filter(|item| !item.is_empty())
             .map(Self::parse)
-            .collect()
+    }
+
+    /// The patterns of a comma-separated list, or the first one wrong.
+    pub fn parse_list(list: &str) -> Result<Vec<Self>, PatternError> {
+        Self::parse_each(list).collect()
     }
 
     pub fn matches(&self, target: &Target) -> bool {

@@ -284,9 +284,9 @@ struct AtStartup {
 }
 
 thread_local! {
+    /// Set by module startup, taken at the process's first request: empty
+    /// once the process's guard is chosen.
     static AT_STARTUP: RefCell<Option<AtStartup>> = const { RefCell::new(None) };
-    /// Whether this process's guard was chosen (at its first request).
-    static CHOSEN: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Registers the ini settings and reads them: each mistake is a startup
@@ -308,9 +308,6 @@ pub fn startup(module_number: i32) {
 /// startup): then they are read anew, and their mistakes are warnings in
 /// the pool's log.
 fn choose_guard() {
-    if CHOSEN.replace(true) {
-        return;
-    }
     let Some(startup) = AT_STARTUP.with(|slot| slot.borrow_mut().take()) else {
         return;
     };
@@ -350,8 +347,8 @@ fn declared(declaration: &Declaration) -> (Option<Guard>, Vec<String>) {
     }
     let mut problems = Vec::new();
     let mut patterns = Vec::new();
-    for item in hosts.split(',').filter(|item| !item.trim().is_empty()) {
-        match HostPattern::parse(item.trim()) {
+    for pattern in HostPattern::parse_each(hosts) {
+        match pattern {
             Ok(pattern) => patterns.push(pattern),
             Err(error) => problems.push(format!("{HOSTS_SETTING}: {error}: it is left out")),
         }
@@ -360,11 +357,8 @@ fn declared(declaration: &Declaration) -> (Option<Guard>, Vec<String>) {
         (Settings::default(), Vec::new(), Vec::new())
     } else {
         let path = config.trim();
-        match file::read(path) {
-            Ok(text) => {
-                let read = file::parse(path, &text, mode);
-                (read.defaults, read.breakers, read.refused)
-            }
+        match file::load(path, mode) {
+            Ok(read) => (read.defaults, read.breakers, read.refused),
             Err(error) => {
                 problems.push(format!("{CONFIG_SETTING}: {error}: its breakers are not guarded"));
                 (Settings::default(), Vec::new(), Vec::new())
@@ -431,9 +425,9 @@ pub fn info_rows() -> Vec<(&'static str, String)> {
             rows
         }
     };
+    // Before the first request, the guard module startup declared.
     GUARD.with(|guard| match guard.get() {
         Some(guard) => rows(Some(guard)),
-        None if CHOSEN.get() => rows(None),
         None => AT_STARTUP.with(|startup| rows(startup.borrow().as_ref().and_then(|startup| startup.guard.as_ref()))),
     })
 }
@@ -737,14 +731,11 @@ impl HttpGuard {
     /// pool's breakers.
     pub fn check_breakers_file(path: Text) -> Result<ZBox<ZendHashTable>, PhpException> {
         let path = String::from_utf8_lossy(&path.0).into_owned();
-        let (breakers, problems) = match file::read(&path) {
-            Ok(text) => {
-                let read = file::parse(&path, &text, Mode::Enforce);
-                (
-                    read.breakers.into_iter().map(|breaker| breaker.name).collect(),
-                    read.refused.iter().map(ToString::to_string).collect(),
-                )
-            }
+        let (breakers, problems) = match file::load(&path, Mode::Enforce) {
+            Ok(read) => (
+                read.breakers.into_iter().map(|breaker| breaker.name).collect(),
+                read.refused.iter().map(ToString::to_string).collect(),
+            ),
             Err(error) => (Vec::new(), vec![error.to_string()]),
         };
         let mut checked = ZendHashTable::new();

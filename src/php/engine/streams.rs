@@ -159,13 +159,16 @@ unsafe extern "C" fn open(
     let duration_ms = started.elapsed().as_millis() as i64;
     // SAFETY: a stream the opener returned, alive, or null.
     let ending = match unsafe { stream.as_ref() } {
-        Some(stream) => Ending::Answered(final_status(&stream.wrapperdata)),
+        // A stream without a status line never got an answer.
+        Some(stream) => match final_status(&stream.wrapperdata) {
+            0 => Ending::NoAnswer,
+            status => Ending::Answered(status),
+        },
         None => logged_ending(wrapper),
     };
     match ending {
-        Ending::Answered(status) if status != 0 => ticket.finish(0, status, Some(duration_ms)),
-        // The request never got an answer.
-        Ending::Answered(_) | Ending::NoAnswer => ticket.finish(7, 0, Some(duration_ms)),
+        Ending::Answered(status) => ticket.finish(0, status, Some(duration_ms)),
+        Ending::NoAnswer => ticket.finish(7, 0, Some(duration_ms)),
         Ending::RefusedByTheClient => drop(ticket),
     }
     stream
@@ -173,7 +176,7 @@ unsafe extern "C" fn open(
 
 /// How an open ended, for its circuit.
 enum Ending {
-    /// With the status of the last response (0: none).
+    /// With the status of the last response.
     Answered(u16),
     /// The server or the network failed: refused, timed out, reset, no
     /// name, TLS.
