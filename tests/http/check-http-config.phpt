@@ -2,12 +2,8 @@
 HTTP guard: `circuit-breaker check-http-config` checks a breakers file for a deploy pipeline (the breakers that guard, each mistake, exit 1 on any), and `php --ri circuit_breaker` says which breakers guard and which were left out and why
 --FILE--
 <?php
-$extension = null;
-foreach (file('/proc/self/maps', FILE_IGNORE_NEW_LINES) as $line) {
-    if (preg_match('~\s(/\S*circuit_breaker\.so)$~', $line, $match)) {
-        $extension = $match[1];
-    }
-}
+require __DIR__ . '/../phpt/subprocess.inc';
+$extension = loaded_extension();
 $copied = tempnam(sys_get_temp_dir(), 'breakers');
 file_put_contents($copied, "[defaults]\nopen_duration = 20\n[fx-feed]\nfailure_rate = 20\n[rates]\nhosts = rates.example\nthreshold = 5\n[upstream]\nhosts = 127.0.0.1\n");
 function run(array $arguments): void

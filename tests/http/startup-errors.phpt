@@ -5,6 +5,7 @@ curl
 --FILE--
 <?php
 require __DIR__ . '/upstream.inc';
+require __DIR__ . '/../phpt/subprocess.inc';
 $upstream = new Upstream();
 $bad = tempnam(sys_get_temp_dir(), 'breakers');
 file_put_contents($bad, "[payments]\nhosts = 127.0.0.1\n\nfailure_rate = 150\n");
@@ -14,12 +15,7 @@ $copied = tempnam(sys_get_temp_dir(), 'breakers');
 file_put_contents($copied, "[defaults]\nopen_duration = 20\n[fx-feed]\nfailure_rate = 20\n[rates]\nhosts = rates.example\nthreshold = 5\n[upstream]\nhosts = 127.0.0.1\n[defaults]\nopen_duration = -1\n");
 $fifo = sys_get_temp_dir() . '/breakers-fifo-' . getmypid();
 exec('mkfifo ' . escapeshellarg($fifo));
-$extension = null;
-foreach (file('/proc/self/maps', FILE_IGNORE_NEW_LINES) as $line) {
-    if (preg_match('~\s(/\S*circuit_breaker\.so)$~', $line, $match)) {
-        $extension = $match[1];
-    }
-}
+$extension = loaded_extension();
 $script = '$h = curl_init($argv[1]); curl_setopt($h, CURLOPT_RETURNTRANSFER, true); echo "ran: ", var_export(curl_exec($h) !== false, true), " guarded: ", var_export(Zeusi\CircuitBreaker\Http\HttpGuard::isEnabled(), true), " by: ", var_export(Zeusi\CircuitBreaker\Http\HttpGuard::circuitOf($argv[1]) !== null, true), "\n";';
 $cases = [
     ['circuit_breaker.http_hosts=127.0.0.1,http://x/'],
