@@ -58,6 +58,18 @@ tried('Latin-1 reason phrase, curl', fn () => trim(curl_exec(handle($upstream->u
 
 echo "a host no pattern names: ", var_export(HttpGuard::circuitOf("http://a\r\nforged.test/"), true), ' ', var_export(HttpGuard::circuitOf("http://a\x1b[31m.test/"), true), ' ', HttpGuard::circuitOf('http://api.test/'), "\n";
 
+// What the client refuses before sending spends no half-open trial: the
+// next good request is the trial, and closes the circuit.
+foreach (['malformed URL' => fn () => curl_errno_of([CURLOPT_URL => $upstream->url('/search?q=a b')]), 'writing open' => fn () => @fopen($upstream->url('/'), 'w')] as $class => $request) {
+    for ($i = 0; $i < 3; $i++) {
+        curl_exec(handle($upstream->url('/status/503')));
+    }
+    wait_until_half_open($service);
+    $request();
+    $next = curl_exec(handle($upstream->url('/')));
+    echo "$class while half-open, then a good request: ", var_export($next !== false, true), ", circuit ", counters($service)['state'], "\n";
+}
+
 // What the server did counts: a failure status, a 503 behind a Latin-1 reason.
 tried('failure status', fn () => trim(file_get_contents($upstream->url('/reason/503'), false, stream_context_create(['http' => ['ignore_errors' => true]]))), 3);
 ?>
@@ -74,4 +86,6 @@ wrapper redirect limit: false, 10 served, circuit closed, 0 failures
 Latin-1 reason phrase, stream: status 200, 5 served, circuit closed, 0 failures
 Latin-1 reason phrase, curl: status 200, 5 served, circuit closed, 0 failures
 a host no pattern names: NULL NULL api.test:80
-failure status: status 503, 3 served, circuit open, 3 failures
+malformed URL while half-open, then a good request: true, circuit closed
+writing open while half-open, then a good request: true, circuit closed
+failure status: status 503, 3 served, circuit open, 9 failures
