@@ -67,10 +67,11 @@ CONF
     fpm_wait_ready 1
 }
 
-# fpm_request SCRIPT QUERY: the whole FastCGI answer, headers included.
+# fpm_request SCRIPT QUERY: the whole FastCGI answer, headers included,
+# from the pool on $port, or at $fpm_address when set (a Unix socket path).
 fpm_request() {
     SCRIPT_FILENAME="$1" REQUEST_METHOD=GET QUERY_STRING="$2" \
-        timeout 10 cgi-fcgi -bind -connect "127.0.0.1:$port" 2>/dev/null
+        timeout 10 cgi-fcgi -bind -connect "${fpm_address:-127.0.0.1:$port}" 2>/dev/null
 }
 
 check() {
